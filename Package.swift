@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// The drum trigger network: pads that detect drumstick hits on accelerometers and a brain that
+// plays them. Layout and contracts: ../shared/DESIGN.md.
+import PackageDescription
+
+let package = Package(
+    name: "DrumTrigger",
+    products: [
+        .executable(name: "drumbrain", targets: ["DrumBrain"]),
+        .executable(name: "drumpad", targets: ["DrumPad"]),
+        .library(name: "HitDetect", targets: ["HitDetect"]),
+        .library(name: "DrumNet", targets: ["DrumNet"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C system libraries: one module each, linked through pkg-config (Debian's -dev packages).
+        .systemLibrary(
+            name: "CALSA", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            name: "CSndFile", pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(
+            name: "CAvahiClient", pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]),
+        .systemLibrary(
+            name: "CEvdev", pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]),
+
+        // Pure Swift signal code: detectors, sensor logs, scoring, sweeps. No Foundation, no C.
+        .target(name: "HitDetect"),
+        // Wire codec, connection state machines, brain server, pad link, Avahi discovery.
+        .target(name: "DrumNet", dependencies: ["CAvahiClient"]),
+        .executableTarget(
+            name: "DrumBrain",
+            dependencies: [
+                "DrumNet", "CALSA", "CSndFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "DrumPad",
+            dependencies: [
+                "HitDetect", "DrumNet", "CEvdev",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "HitDetectTests", dependencies: ["HitDetect"]),
+        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet"]),
+        .testTarget(name: "DrumBrainTests", dependencies: ["DrumBrain", "CALSA", "CSndFile"]),
+        .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "CEvdev"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

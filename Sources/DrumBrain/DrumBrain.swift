@@ -1,0 +1,24 @@
+import ArgumentParser
+import CALSA
+import CSndFile
+
+/// `drumbrain`: the brain of the drum trigger network.
+@main
+struct DrumBrain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drumbrain",
+        abstract: "Play drum hits from the network's pads through the speakers.",
+        version: "drumbrain 0.1.0 (\(LinkedLibraries.summary))")
+}
+
+/// Versions of the C libraries the brain runs on, for bug reports (`drumbrain --version`).
+enum LinkedLibraries {
+    /// alsa-lib's version. The corresponding C function is `snd_asoundlib_version`.
+    static var alsa: String { "alsa-lib " + String(cString: snd_asoundlib_version()) }
+
+    /// libsndfile's version. The corresponding C function is `sf_version_string`.
+    static var sndfile: String { String(cString: sf_version_string()) }
+
+    /// Both, as one line.
+    static var summary: String { "\(alsa), \(sndfile)" }
+}

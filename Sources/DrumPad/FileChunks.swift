@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HitDetect
+
+/// Reads a file in large chunks and hands them to a `SensorLogReader`, carrying each chunk's
+/// partial last line over to the next, so any file is read in constant memory.
+struct FileChunks: ~Copyable {
+    /// Bytes read per chunk; larger than the reader's longest line.
+    static let chunkBytes = 1 << 20
+
+    let path: String
+    let descriptor: Int32
+    /// Size of the file when opened, for progress (0 for pipes).
+    let sizeBytes: Int
+    private(set) var bytesRead = 0
+
+    /// Opens `path` for reading. The corresponding C function is `open`.
+    init(path: String) throws(DrumPadError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+        var info = stat()
+        sizeBytes = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+        self.path = path
+        descriptor = fd
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)  // a hint only; its failure changes nothing
+    }
+
+    deinit { close(descriptor) }
+
+    /// Feeds the whole file through `reader` into `batch`, calling `body` after each chunk with
+    /// the samples parsed from it and the bytes read so far (the batch is emptied after `body`
+    /// returns unless `keepBatch`).
+    mutating func read(
+        with reader: inout SensorLogReader, into batch: inout SensorBatch, keepBatch: Bool = false,
+        _ body: (inout SensorBatch, _ bytesRead: Int) throws -> Void
+    ) throws {
+        var buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
+        var filled = 0
+        while true {
+            let got = buffer.withUnsafeMutableBytes { raw in
+                Glibc.read(descriptor, raw.baseAddress! + filled, raw.count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw DrumPadError.readFailed(path: path, errno: errno)
+            }
+            bytesRead += got
+            filled += got
+            let isEnd = got == 0
+            let consumed = try buffer.withUnsafeBytes { raw in
+                try reader.read(UnsafeRawBufferPointer(rebasing: raw[..<filled]), isEnd: isEnd,
+                                into: &batch)
+            }
+            try body(&batch, bytesRead)
+            if !keepBatch { batch.removeAll() }
+            if isEnd { break }
+            // Carry the partial line to the front; it is short (at most one line).
+            if consumed > 0 {
+                buffer.withUnsafeMutableBytes { raw in
+                    let base = raw.baseAddress!
+                    _ = memmove(base, base + consumed, filled - consumed)
+                }
+                filled -= consumed
+            }
+        }
+        try reader.finish()
+    }
+}

@@ -1,0 +1,254 @@
+import ArgumentParser
+import HitDetect
+
+extension DetectorKind: ExpressibleByArgument {}
+
+/// `drumpad replay`: run a detector over a sensor log as fast as possible.
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the hit detector over a sensor log CSV and print the hits.",
+        discussion: """
+            Hits go to standard output as CSV (index,t,strength,velocity): index is the 0-based \
+            data row that fired, t its time, strength the detector's value that fired (the \
+            squared delta in g² for the default detector, |Δz| in g for tvdrums). A summary goes \
+            to standard error.
+
+            With labels (--labels, or a hit column in the log) the hits are scored: each label \
+            matched one-to-one with a hit within the tolerance, then precision, recall and F1.
+
+            With --sweep the detector runs over a grid of thresholds and refractory periods; the \
+            grid goes to standard output as CSV and the best setting to standard error.
+
+            Examples:
+              drumpad replay Samples/logs/snare-250hz.csv
+              drumpad replay log.csv --threshold 0.25 --refractory 15 > hits.csv
+              drumpad replay log.csv --labels strikes.csv
+              drumpad replay log.csv --sweep --thresholds 0.1:1.0:0.05 --refractories 4:20:2
+            """)
+
+    @Argument(help: "The sensor log CSV (columns t and z required; x, y, hit optional).")
+    var log: String
+
+    @Option(help: "Fire above this: squared delta in g² (default detector) or |Δz| in g (tvdrums).")
+    var threshold: Double = 0.4
+
+    @Option(help: "Samples after a hit that cannot fire (default: 10, tvdrums 8).")
+    var refractory: Int?
+
+    @Option(help: "Detector: default (squared delta, DESIGN.md §4) or tvdrums (the original app's).")
+    var detector: DetectorKind = .default
+
+    @Option(help: "CSV of true strike times (a t column) to score against. Default: the log's hit column, if any.")
+    var labels: String?
+
+    @Option(help: "Matching window for scoring, in ms either side (default: max(10 ms, 2.5 sample periods)).")
+    var toleranceMs: Double?
+
+    @Option(help: "Velocity of a hit just over the threshold, 0...1.")
+    var velocityFloor: Double = 0.1
+
+    @Option(help: "Jump |Δz| in g that gives velocity 1.")
+    var velocityFullScale: Double = 2.0
+
+    @Flag(help: "Skip malformed rows (counted and reported) instead of stopping at the first.")
+    var skipBadRows = false
+
+    @Flag(help: "Sweep a threshold × refractory grid instead of printing hits.")
+    var sweep = false
+
+    @Option(help: "Sweep thresholds: START:END:STEP or a comma list (default 0.05:2.0:0.05).")
+    var thresholds: String?
+
+    @Option(help: "Sweep refractory periods in samples: START:END:STEP or a comma list (default 2:30:2).")
+    var refractories: String?
+
+    func validate() throws {
+        guard threshold >= 0, threshold.isFinite else {
+            throw ValidationError("--threshold must be a number ≥ 0, such as 0.4")
+        }
+        if let refractory, refractory < 0 {
+            throw ValidationError("--refractory must be a whole number of samples ≥ 0, such as 10")
+        }
+        guard (0...1).contains(velocityFloor) else {
+            throw ValidationError("--velocity-floor must be within 0...1, such as 0.1")
+        }
+        guard velocityFullScale > 0 else {
+            throw ValidationError("--velocity-full-scale must be > 0 g, such as 2.0")
+        }
+        if let toleranceMs, !(toleranceMs >= 0) {
+            throw ValidationError("--tolerance-ms must be ≥ 0, such as 10")
+        }
+        if !sweep && (thresholds != nil || refractories != nil) {
+            throw ValidationError("--thresholds and --refractories set a sweep's grid; add --sweep")
+        }
+    }
+
+    var velocity: VelocityCurve {
+        VelocityCurve(floor: velocityFloor, fullScale: velocityFullScale)
+    }
+
+    func run() throws {
+        let labelTimes = try labels.map { try readLabelTimes(path: $0) }
+        if sweep {
+            try runSweep(labelTimes: labelTimes)
+        } else {
+            let refractory = refractory ?? detector.defaultRefractory
+            switch detector {
+            case .default:
+                var d = SquaredDeltaDetector(.init(
+                    threshold: threshold, refractorySamples: refractory, velocity: velocity))
+                try stream(detector: &d, refractory: refractory, labelTimes: labelTimes)
+            case .tvdrums:
+                var d = TVDrumsDetector(.init(
+                    threshold: threshold, blockedSamples: refractory, velocity: velocity))
+                try stream(detector: &d, refractory: refractory, labelTimes: labelTimes)
+            }
+        }
+    }
+
+    var readerOptions: SensorLogReader.Options {
+        SensorLogReader.Options(skipBadRows: skipBadRows, readXY: false)
+    }
+
+    /// Streams the log through the detector, writing hits as they are found.
+    func stream<D: HitDetector>(detector: inout D, refractory: Int, labelTimes: [Double]?) throws {
+        var files = try FileChunks(path: log)
+        var reader = SensorLogReader(fileName: log, options: readerOptions)
+        var batch = SensorBatch()
+        var hits: [Hit] = []
+        var hitTimes: [Double] = []
+        var logLabels: [Double] = []
+        var out = OutputBuffer(descriptor: 1, name: "hits to standard output")
+        out.append(HitCSV.header)
+        var progress = ProgressBar(label: "replay", worthShowing: files.sizeBytes > 16 << 20)
+        let total = files.sizeBytes
+        do {
+            try files.read(with: &reader, into: &batch) { batch, bytesRead in
+                hits.removeAll(keepingCapacity: true)
+                detector.detect(batch, into: &hits)
+                for hit in hits {
+                    HitCSV.append(hit, to: &out.bytes)
+                    hitTimes.append(hit.time)
+                }
+                for i in batch.labelled { logLabels.append(batch.time[i]) }
+                try out.flushIfFull()
+                progress.update(done: bytesRead, total: total, detail: "\(bytesRead >> 20) of \(total >> 20) MiB")
+            }
+        } catch {
+            progress.finish()
+            try? out.flush()  // keep every hit found before the bad row; the error says why we stop
+            throw error
+        }
+        progress.finish()
+        try out.flush()
+        let summary = LogSummary(reader: reader)
+        printError("drumpad replay: \(summary.text); \(detectorText(refractory: refractory)): "
+                   + "\(hitTimes.count) hit\(hitTimes.count == 1 ? "" : "s")")
+        reportSkipped(reader)
+        let scoringLabels = labelTimes ?? (reader.hasColumn("hit") ? logLabels : nil)
+        if let scoringLabels {
+            let tolerance = toleranceMs.map { $0 / 1000 }
+                ?? HitScore.defaultTolerance(sampleRate: summary.rate)
+            let score = HitScore(hitTimes: hitTimes, labelTimes: scoringLabels, tolerance: tolerance)
+            printError("score against \(labels ?? "the hit column of \(log)"): \(Self.text(score))")
+        }
+    }
+
+    /// Reads the whole log, then runs every cell of the grid over it.
+    func runSweep(labelTimes: [Double]?) throws {
+        let grid = SweepGrid(
+            thresholds: try thresholds.map { try SweepGrid.parseValues($0, name: "--thresholds") }
+                ?? SweepGrid.standard.thresholds,
+            refractories: try refractories.map {
+                try SweepGrid.parseValues($0, name: "--refractories").map { value in
+                    guard value >= 0, value == value.rounded() else {
+                        throw ValidationError("--refractories: \(value) is not a whole number ≥ 0")
+                    }
+                    return Int(value)
+                }
+            } ?? SweepGrid.standard.refractories)
+        var files = try FileChunks(path: log)
+        var reader = SensorLogReader(fileName: log, options: readerOptions)
+        var batch = SensorBatch()
+        var loading = ProgressBar(label: "reading", worthShowing: files.sizeBytes > 16 << 20)
+        let total = files.sizeBytes
+        try files.read(with: &reader, into: &batch, keepBatch: true) { _, bytesRead in
+            loading.update(done: bytesRead, total: total, detail: "\(bytesRead >> 20) of \(total >> 20) MiB")
+        }
+        loading.finish()
+        let summary = LogSummary(reader: reader)
+        let scoringLabels = labelTimes
+            ?? (reader.hasColumn("hit") ? batch.labelled.map { batch.time[$0] } : nil)
+        let tolerance = toleranceMs.map { $0 / 1000 } ?? HitScore.defaultTolerance(sampleRate: summary.rate)
+        let cellCount = grid.thresholds.count * grid.refractories.count
+        var progress = ProgressBar(label: "sweep", worthShowing: batch.count * cellCount > 50_000_000)
+        let cells = Sweep.run(detector, grid: grid, over: batch, velocity: velocity,
+                              labelTimes: scoringLabels, tolerance: tolerance) { done in
+            progress.update(done: done, total: cellCount, detail: "\(done)/\(cellCount) settings")
+        }
+        progress.finish()
+        var out = OutputBuffer(descriptor: 1, name: "sweep to standard output")
+        out.append("threshold,refractory,hits,true_positives,false_positives,false_negatives,"
+                   + "precision,recall,f1\n")
+        for cell in cells {
+            out.append("\(cell.threshold),\(cell.refractory),\(cell.hits),")
+            if let s = cell.score {
+                out.append("\(s.truePositives),\(s.falsePositives),\(s.falseNegatives),")
+                DecimalFormatting.append(s.precision, decimals: 4, to: &out.bytes)
+                out.append(",")
+                DecimalFormatting.append(s.recall, decimals: 4, to: &out.bytes)
+                out.append(",")
+                DecimalFormatting.append(s.f1, decimals: 4, to: &out.bytes)
+                out.append("\n")
+            } else {
+                out.append(",,,,,\n")
+            }
+        }
+        try out.flush()
+        printError("drumpad replay --sweep: \(summary.text); \(detector.rawValue) detector, "
+                   + "\(grid.thresholds.count) thresholds × \(grid.refractories.count) refractories")
+        reportSkipped(reader)
+        if let best = Sweep.best(of: cells), let score = best.score {
+            printError("best: --threshold \(best.threshold) --refractory \(best.refractory): "
+                       + Self.text(score))
+            printError("try: drumpad replay \(log) --detector \(detector.rawValue) "
+                       + "--threshold \(best.threshold) --refractory \(best.refractory)")
+        } else {
+            printError("no labels (give --labels FILE or log a hit column), so no best setting: "
+                       + "compare the hit counts with the strikes you played")
+        }
+    }
+
+    func readLabelTimes(path: String) throws -> [Double] {
+        var files = try FileChunks(path: path)
+        var reader = SensorLogReader(fileName: path, options: .init(readXY: false, requireZ: false))
+        var batch = SensorBatch()
+        try files.read(with: &reader, into: &batch, keepBatch: true) { _, _ in }
+        return batch.time
+    }
+
+    func detectorText(refractory: Int) -> String {
+        switch detector {
+        case .default:
+            return "default detector (threshold \(threshold) g², refractory \(refractory) samples)"
+        case .tvdrums:
+            return "tvdrums detector (threshold \(threshold) g, blocked \(refractory) samples)"
+        }
+    }
+
+    func reportSkipped(_ reader: SensorLogReader) {
+        guard reader.skippedRowCount > 0 else { return }
+        printError("skipped \(reader.skippedRowCount) bad row\(reader.skippedRowCount == 1 ? "" : "s"); "
+                   + "the first: " + reader.skippedRowMessages.joined(separator: "; "))
+    }
+
+    static func text(_ score: HitScore) -> String {
+        let labels = score.truePositives + score.falseNegatives
+        return "\(score.truePositives) of \(labels) strikes found, \(score.falsePositives) false "
+            + "hit\(score.falsePositives == 1 ? "" : "s"); precision "
+            + DecimalFormatting.string(score.precision, decimals: 3) + ", recall "
+            + DecimalFormatting.string(score.recall, decimals: 3) + ", F1 "
+            + DecimalFormatting.string(score.f1, decimals: 3) + " (tolerance "
+            + DecimalFormatting.string(score.tolerance * 1000, decimals: 1) + " ms)"
+    }
+}

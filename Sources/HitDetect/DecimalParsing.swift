@@ -1,0 +1,98 @@
+/// Decimal text to `Double`, exact, without Foundation.
+///
+/// Most sensor-log numbers have a handful of digits, so they take Clinger's fast path: when the
+/// decimal mantissa fits in 53 bits and the power of ten is at most 22, `mantissa × 10^e` (or
+/// `/ 10^-e`) is one correctly rounded IEEE operation on two exact values. Everything else
+/// (long mantissas, big exponents, `nan`, `inf`) goes to the standard library's parser, which
+/// rounds correctly too.
+@usableFromInline
+enum DecimalParsing {
+    /// Powers of ten that are exact in a `Double`.
+    @usableFromInline
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// Parses `count` bytes at `start` as a decimal number; nil when they are not one.
+    ///
+    /// `powers` must point at `exactPowersOfTen` (passed in so the hot loop needs no global
+    /// access).
+    @inlinable
+    static func parse(_ start: UnsafePointer<UInt8>, count: Int,
+                      powers: UnsafePointer<Double>) -> Double? {
+        var i = 0
+        var negative = false
+        if count > 0 && (start[0] == UInt8(ascii: "-") || start[0] == UInt8(ascii: "+")) {
+            negative = start[0] == UInt8(ascii: "-")
+            i = 1
+        }
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var exponent = 0
+        var sawDigit = false
+        var inexact = false
+        while i < count {
+            let digit = start[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            sawDigit = true
+            if significantDigits < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if mantissa != 0 { significantDigits &+= 1 }
+            } else {
+                exponent &+= 1
+                inexact = true
+            }
+            i &+= 1
+        }
+        if i < count && start[i] == UInt8(ascii: ".") {
+            i &+= 1
+            while i < count {
+                let digit = start[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                sawDigit = true
+                if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    if mantissa != 0 { significantDigits &+= 1 }
+                    exponent &-= 1
+                } else {
+                    inexact = true
+                }
+                i &+= 1
+            }
+        }
+        if sawDigit && i < count && (start[i] | 0x20) == UInt8(ascii: "e") {
+            i &+= 1
+            var exponentNegative = false
+            if i < count && (start[i] == UInt8(ascii: "-") || start[i] == UInt8(ascii: "+")) {
+                exponentNegative = start[i] == UInt8(ascii: "-")
+                i &+= 1
+            }
+            var written = 0
+            var sawExponentDigit = false
+            while i < count {
+                let digit = start[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                sawExponentDigit = true
+                if written < 100_000 { written = written &* 10 &+ Int(digit) }
+                i &+= 1
+            }
+            guard sawExponentDigit else { return slowParse(start, count: count) }
+            exponent &+= exponentNegative ? -written : written
+        }
+        guard sawDigit && i == count else { return slowParse(start, count: count) }
+        if !inexact && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+            var value = Double(mantissa)
+            value = exponent < 0 ? value / powers[-exponent] : value * powers[exponent]
+            return negative ? -value : value
+        }
+        return slowParse(start, count: count)
+    }
+
+    /// The standard library's correctly rounded parser, for what the fast path cannot take.
+    @usableFromInline
+    static func slowParse(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {
+        let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+        return Double(text)
+    }
+}

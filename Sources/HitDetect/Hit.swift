@@ -1,0 +1,58 @@
+/// One detected hit.
+///
+/// Thread safety: a plain value, safe to send anywhere.
+/// Real-time safety: trivially copyable; creating one never allocates.
+public struct Hit: Equatable, Sendable {
+    /// 0-based index of the sample that fired, counting every sample the detector was given.
+    public var index: Int
+    /// Time of that sample, in seconds, as the source gave it.
+    public var time: Double
+    /// The detector's value that fired: the squared delta in g² for the default detector,
+    /// |Δz| in g for `tvdrums`.
+    public var strength: Double
+    /// How hard the strike was, 0...1, from `strength` through a `VelocityCurve`.
+    public var velocity: Double
+
+    /// Creates a hit.
+    @inlinable
+    public init(index: Int, time: Double, strength: Double, velocity: Double) {
+        self.index = index
+        self.time = time
+        self.strength = strength
+        self.velocity = velocity
+    }
+}
+
+/// Maps the size of the jump in z that fired a hit to a velocity in 0...1.
+///
+/// The mapping is linear in the jump's amplitude |Δz| (in g): a jump just over the detector's
+/// threshold gets `floor`, a jump of `fullScale` g or more gets 1, and everything between is on
+/// the straight line joining them. It is monotonic non-decreasing in the amplitude, so a harder
+/// strike never plays softer. `floor` keeps the softest detected strike audible.
+///
+/// Thread safety: a plain value. Real-time safety: `velocity(...)` is arithmetic only.
+public struct VelocityCurve: Equatable, Sendable {
+    /// Velocity of a hit whose amplitude is exactly at the threshold, 0...1.
+    public var floor: Double
+    /// Amplitude |Δz| in g that maps to velocity 1.
+    public var fullScale: Double
+
+    /// Creates a curve; the defaults suit a ±4 g sensor struck with a stick.
+    public init(floor: Double = 0.1, fullScale: Double = 2.0) {
+        precondition(floor >= 0 && floor <= 1, "velocity floor must be within 0...1")
+        precondition(fullScale > 0, "velocity full scale must be positive")
+        self.floor = floor
+        self.fullScale = fullScale
+    }
+
+    /// The velocity of a hit of amplitude `amplitude` when the threshold amplitude is
+    /// `thresholdAmplitude` (both |Δz| in g).
+    @inlinable
+    public func velocity(amplitude: Double, thresholdAmplitude: Double) -> Double {
+        let span = fullScale - thresholdAmplitude
+        guard span > 0 else { return 1 }
+        let position = (amplitude - thresholdAmplitude) / span
+        let clamped = position < 0 ? 0 : (position > 1 ? 1 : position)
+        return floor + (1 - floor) * clamped
+    }
+}

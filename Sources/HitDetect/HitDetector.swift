@@ -1,0 +1,58 @@
+/// A streaming hit detector: one sample in, at most one hit out.
+///
+/// Conforming types are small value types whose `process` never allocates, so they can run on
+/// a sensor thread at the sensor's full rate.
+public protocol HitDetector {
+    /// Feeds one sample of z acceleration in g taken at `time` seconds.
+    ///
+    /// Returns the hit that fires on this sample, if any. The sample's index is `sampleCount`
+    /// before the call.
+    mutating func process(z: Double, time: Double) -> Hit?
+
+    /// Tells the detector that samples were lost before the next one (the kernel reported
+    /// dropped events, the sensor reconnected): the next sample primes instead of being
+    /// compared across the gap.
+    mutating func markGap()
+
+    /// How many samples the detector has been given.
+    var sampleCount: Int { get }
+}
+
+extension HitDetector {
+    /// Runs the detector over a buffer of samples and appends the hits it fires.
+    ///
+    /// `time` and `z` must have the same count. `gapsBefore` lists indices into the buffers
+    /// (ascending) whose sample follows a gap.
+    @inlinable
+    public mutating func detect(
+        z: UnsafeBufferPointer<Double>, time: UnsafeBufferPointer<Double>,
+        gapsBefore: some Sequence<Int> = EmptyCollection<Int>(),
+        into hits: inout [Hit]
+    ) {
+        precondition(z.count == time.count, "z and time buffers differ in length")
+        var start = 0
+        for gap in gapsBefore {
+            precondition(gap >= start && gap <= z.count, "gap indices must ascend within the buffer")
+            for i in start..<gap {
+                if let hit = process(z: z[i], time: time[i]) { hits.append(hit) }
+            }
+            markGap()
+            start = gap
+        }
+        for i in start..<z.count {
+            if let hit = process(z: z[i], time: time[i]) { hits.append(hit) }
+        }
+    }
+
+    /// Runs the detector over arrays of samples and returns the hits it fires.
+    @inlinable
+    public mutating func detect(z: [Double], time: [Double], gapsBefore: [Int] = []) -> [Hit] {
+        var hits: [Hit] = []
+        z.withUnsafeBufferPointer { zs in
+            time.withUnsafeBufferPointer { ts in
+                detect(z: zs, time: ts, gapsBefore: gapsBefore, into: &hits)
+            }
+        }
+        return hits
+    }
+}

@@ -1,0 +1,52 @@
+/// What a log held: sample count, time span and estimated rate, for one-line summaries.
+public struct LogSummary: Equatable, Sendable {
+    /// The file name the reader was given.
+    public var fileName: String
+    /// Data rows read.
+    public var samples: Int
+    /// Time from the first to the last sample, in seconds.
+    public var durationSeconds: Double
+    /// Mean sample rate estimated from the timestamps, in Hz (nil with fewer than two samples
+    /// or no time elapsed).
+    public var rate: Double?
+
+    /// Summarises what `reader` has read.
+    public init(reader: SensorLogReader) {
+        fileName = reader.fileName
+        samples = reader.rowCount
+        let span = (reader.lastTime ?? 0) - (reader.firstTime ?? 0)
+        durationSeconds = span
+        rate = samples >= 2 && span > 0 ? Double(samples - 1) / span : nil
+    }
+
+    /// `log.csv: 1250 samples over 4.996 s (~250.0 Hz)`.
+    public var text: String {
+        var text = "\(fileName): \(samples) sample\(samples == 1 ? "" : "s") over "
+            + DecimalFormatting.string(durationSeconds, decimals: 3) + " s"
+        if let rate {
+            text += " (~" + DecimalFormatting.string(rate, decimals: 1) + " Hz)"
+        } else if samples == 0 {
+            text += " (no data rows after the header)"
+        }
+        return text
+    }
+}
+
+/// The hits CSV of DESIGN.md §5: `index,t,strength,velocity`.
+public enum HitCSV {
+    /// The header line, with its line end.
+    public static let header = "index,t,strength,velocity\n"
+
+    /// Appends one hit as a CSV row: t with 6 decimals (µs), strength exact (shortest
+    /// round-trip form), velocity with 4 decimals.
+    public static func append(_ hit: Hit, to out: inout [UInt8]) {
+        DecimalFormatting.appendInteger(UInt64(hit.index), to: &out)
+        out.append(UInt8(ascii: ","))
+        DecimalFormatting.append(hit.time, decimals: 6, to: &out)
+        out.append(UInt8(ascii: ","))
+        out.append(contentsOf: hit.strength.description.utf8)
+        out.append(UInt8(ascii: ","))
+        DecimalFormatting.append(hit.velocity, decimals: 4, to: &out)
+        out.append(UInt8(ascii: "\n"))
+    }
+}

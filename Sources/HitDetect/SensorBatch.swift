@@ -1,0 +1,70 @@
+/// A run of consecutive sensor samples in columns, as `SensorLogReader` produces them.
+///
+/// A reader appends to a batch; a caller that streams clears it between reads with
+/// `removeAll()`, which keeps the capacity so that steady-state reading does not allocate, and a
+/// caller that needs the whole log (a sweep) keeps appending.
+///
+/// Thread safety: a plain value.
+public struct SensorBatch: Sendable {
+    /// Index, in the whole log, of the batch's first sample.
+    public var firstIndex = 0
+    /// Sample times in seconds.
+    public var time: [Double] = []
+    /// x acceleration in g (0 when the log has no x column or x was not asked for).
+    public var x: [Double] = []
+    /// y acceleration in g (0 when the log has no y column or y was not asked for).
+    public var y: [Double] = []
+    /// z acceleration in g.
+    public var z: [Double] = []
+    /// Indices into this batch of the samples labelled as hits by the log's `hit` column.
+    public var labelled: [Int] = []
+    /// Indices into this batch (ascending) of samples that follow a gap (`# gap` in the log).
+    public var gapsBefore: [Int] = []
+
+    /// Creates an empty batch.
+    public init() {}
+
+    /// Number of samples in the batch.
+    @inlinable public var count: Int { z.count }
+
+    /// Reserves room for `capacity` samples.
+    public mutating func reserveCapacity(_ capacity: Int) {
+        time.reserveCapacity(capacity)
+        x.reserveCapacity(capacity)
+        y.reserveCapacity(capacity)
+        z.reserveCapacity(capacity)
+    }
+
+    /// Empties the batch, keeping its storage; the next sample appended is number
+    /// `firstIndex + count` of the log.
+    public mutating func removeAll() {
+        firstIndex += count
+        time.removeAll(keepingCapacity: true)
+        x.removeAll(keepingCapacity: true)
+        y.removeAll(keepingCapacity: true)
+        z.removeAll(keepingCapacity: true)
+        labelled.removeAll(keepingCapacity: true)
+        gapsBefore.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends one sample.
+    @inlinable
+    public mutating func append(time t: Double, x xValue: Double, y yValue: Double, z zValue: Double) {
+        time.append(t)
+        x.append(xValue)
+        y.append(yValue)
+        z.append(zValue)
+    }
+}
+
+extension HitDetector {
+    /// Runs the detector over a batch, honouring its gaps, and appends the hits it fires.
+    @inlinable
+    public mutating func detect(_ batch: SensorBatch, into hits: inout [Hit]) {
+        batch.z.withUnsafeBufferPointer { zs in
+            batch.time.withUnsafeBufferPointer { ts in
+                detect(z: zs, time: ts, gapsBefore: batch.gapsBefore, into: &hits)
+            }
+        }
+    }
+}

@@ -1,0 +1,287 @@
+/// A streaming reader of sensor log CSVs (DESIGN.md §3) and label CSVs.
+///
+/// The reader is fed bytes in chunks of any size and parses the complete lines in them, so a log
+/// of any length is read in constant memory: the caller owns the file and the buffer, and keeps
+/// the unconsumed tail of each chunk (at most one partial line) for the next call.
+///
+/// - The first non-comment, non-blank line is the header; columns are found by name (compared
+///   without regard to case, surrounding spaces or quotes), in any order.
+/// - Lines starting with `#` are comments anywhere; `# key: value` is metadata. A comment that
+///   reads exactly `# gap` marks lost samples before the next row, so detectors prime again.
+/// - Blank lines are ignored; CRLF line ends and a UTF-8 byte-order mark are accepted.
+/// - A malformed row throws `HitDetectError` naming the file and line, unless
+///   `Options.skipBadRows` is set, in which case it is counted and its message kept.
+///
+/// Thread safety: a value type; use each instance from one thread at a time.
+public struct SensorLogReader: Sendable {
+    /// What the reader requires and how it treats bad rows.
+    public struct Options: Sendable {
+        /// Skip malformed rows (counting them) instead of throwing.
+        public var skipBadRows: Bool
+        /// Parse the x and y columns too (they are skipped, unchecked, otherwise).
+        public var readXY: Bool
+        /// Require a `z` column. Off for label files, which need only `t`.
+        public var requireZ: Bool
+        /// Longest line accepted, in bytes; callers must feed chunks longer than this.
+        public var maxLineBytes: Int
+
+        /// Creates options; the defaults read a sensor log strictly.
+        public init(skipBadRows: Bool = false, readXY: Bool = true, requireZ: Bool = true,
+                    maxLineBytes: Int = 64 * 1024) {
+            self.skipBadRows = skipBadRows
+            self.readXY = readXY
+            self.requireZ = requireZ
+            self.maxLineBytes = maxLineBytes
+        }
+    }
+
+    /// What each column of the header means to the reader.
+    @usableFromInline
+    enum ColumnRole: UInt8, Sendable {
+        case ignored, time, x, y, z, hit
+    }
+
+    /// The name used for the file in error messages.
+    public let fileName: String
+    /// The options the reader runs with.
+    public let options: Options
+    /// Column names from the header, once it has been read.
+    public private(set) var columns: [String] = []
+    /// `# key: value` comments, in order (the first 256).
+    public private(set) var metadata: [(key: String, value: String)] = []
+    /// Number of the last line consumed (1-based).
+    public private(set) var lineNumber = 0
+    /// Data rows accepted so far.
+    public private(set) var rowCount = 0
+    /// Malformed rows skipped so far (only with `Options.skipBadRows`).
+    public private(set) var skippedRowCount = 0
+    /// Messages of the first ten skipped rows.
+    public private(set) var skippedRowMessages: [String] = []
+    /// Time of the first and the last accepted row.
+    public private(set) var firstTime: Double?
+    /// Time of the last accepted row.
+    public private(set) var lastTime: Double?
+
+    @usableFromInline var roles: [ColumnRole] = []
+    @usableFromInline var sawHeader = false
+    @usableFromInline var pendingGap = false
+
+    /// Creates a reader for a file that errors will call `fileName`.
+    public init(fileName: String, options: Options = Options()) {
+        self.fileName = fileName
+        self.options = options
+    }
+
+    /// Whether the header has an `x`, `y` or `hit` column.
+    public func hasColumn(_ name: String) -> Bool { columns.contains(name) }
+
+    /// The value of the first `# key: value` comment with this key.
+    public func metadataValue(_ key: String) -> String? {
+        metadata.first { $0.key == key }?.value
+    }
+
+    /// Parses the complete lines at the start of `bytes`, appending their samples to `batch`, and
+    /// returns how many bytes it consumed. The rest (a partial last line) must be passed again,
+    /// followed by more of the file. With `isEnd`, the last line needs no line end and everything
+    /// is consumed.
+    ///
+    /// Throws `HitDetectError` for a malformed header or row (rows only without `skipBadRows`),
+    /// and for a line longer than `Options.maxLineBytes`. Rows before the bad one are in `batch`.
+    public mutating func read(_ bytes: UnsafeRawBufferPointer, isEnd: Bool,
+                              into batch: inout SensorBatch) throws(HitDetectError) -> Int {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0
+        else { return 0 }
+        if batch.count == 0 { batch.firstIndex = rowCount }
+        let end = bytes.count
+        var lineStart = 0
+        if lineNumber == 0 && !sawHeader && end >= 3
+            && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
+            lineStart = 3  // UTF-8 byte-order mark
+        }
+        while lineStart < end {
+            // Find this line's end; stop at a partial line unless the input ends here.
+            var lineEnd = lineStart
+            while lineEnd < end && base[lineEnd] != UInt8(ascii: "\n") { lineEnd &+= 1 }
+            if lineEnd == end && !isEnd {
+                if end - lineStart > options.maxLineBytes {
+                    throw .lineTooLong(file: fileName, line: lineNumber + 1,
+                                       limit: options.maxLineBytes)
+                }
+                return lineStart
+            }
+            lineNumber &+= 1
+            if lineEnd - lineStart > options.maxLineBytes {
+                throw .lineTooLong(file: fileName, line: lineNumber, limit: options.maxLineBytes)
+            }
+            var contentEnd = lineEnd
+            if contentEnd > lineStart && base[contentEnd - 1] == UInt8(ascii: "\r") {
+                contentEnd &-= 1
+            }
+            try readLine(base + lineStart, count: contentEnd - lineStart, into: &batch)
+            lineStart = lineEnd &+ 1
+        }
+        return end
+    }
+
+    /// Checks the input as a whole once it has all been read: it must have had a header.
+    public func finish() throws(HitDetectError) {
+        if !sawHeader { throw .missingHeader(file: fileName) }
+    }
+
+    /// One line without its line end.
+    @usableFromInline
+    mutating func readLine(_ line: UnsafePointer<UInt8>, count: Int,
+                           into batch: inout SensorBatch) throws(HitDetectError) {
+        var first = 0
+        while first < count && (line[first] == UInt8(ascii: " ") || line[first] == UInt8(ascii: "\t")) {
+            first &+= 1
+        }
+        if first == count { return }  // blank
+        if line[first] == UInt8(ascii: "#") {
+            readComment(line + first + 1, count: count - first - 1)
+            return
+        }
+        if !sawHeader {
+            try readHeader(line, count: count)
+            return
+        }
+        do throws(HitDetectError) {
+            try readRow(line, count: count, into: &batch)
+        } catch {
+            guard options.skipBadRows else { throw error }
+            skippedRowCount += 1
+            if skippedRowMessages.count < 10 { skippedRowMessages.append(error.description) }
+        }
+    }
+
+    mutating func readComment(_ text: UnsafePointer<UInt8>, count: Int) {
+        let comment = Self.trimmed(String(decoding: UnsafeBufferPointer(start: text, count: count),
+                                          as: UTF8.self))
+        if comment == "gap" {
+            pendingGap = true
+            return
+        }
+        guard metadata.count < 256, let colon = comment.firstIndex(of: ":") else { return }
+        let key = Self.trimmed(String(comment[..<colon]))
+        let value = Self.trimmed(String(comment[comment.index(after: colon)...]))
+        guard !key.isEmpty, !key.contains(" ") else { return }
+        metadata.append((key: key, value: value))
+    }
+
+    mutating func readHeader(_ line: UnsafePointer<UInt8>, count: Int) throws(HitDetectError) {
+        let text = String(decoding: UnsafeBufferPointer(start: line, count: count), as: UTF8.self)
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { field in
+            var name = Self.trimmed(String(field))
+            if name.count >= 2 && name.hasPrefix("\"") && name.hasSuffix("\"") {
+                name = String(name.dropFirst().dropLast())
+            }
+            return name.lowercased()
+        }
+        var roles: [ColumnRole] = []
+        for (i, name) in names.enumerated() {
+            if !name.isEmpty && names[..<i].contains(name) {
+                throw .duplicateColumn(file: fileName, line: lineNumber, column: name)
+            }
+            switch name {
+            case "t": roles.append(.time)
+            case "z": roles.append(options.requireZ ? .z : .ignored)
+            case "x": roles.append(options.readXY ? .x : .ignored)
+            case "y": roles.append(options.readXY ? .y : .ignored)
+            case "hit": roles.append(options.requireZ ? .hit : .ignored)
+            default: roles.append(.ignored)
+            }
+        }
+        for required in options.requireZ ? ["t", "z"] : ["t"] where !names.contains(required) {
+            throw .missingColumn(file: fileName, line: lineNumber, column: required, found: names)
+        }
+        columns = names
+        self.roles = roles
+        sawHeader = true
+    }
+
+    @usableFromInline
+    mutating func readRow(_ line: UnsafePointer<UInt8>, count: Int,
+                          into batch: inout SensorBatch) throws(HitDetectError) {
+        var t = 0.0, x = 0.0, y = 0.0, z = 0.0
+        var labelled = false
+        var field = 0
+        var position = 0
+        let columnCount = roles.count
+        try roles.withUnsafeBufferPointer { (roles) throws(HitDetectError) in
+            try DecimalParsing.exactPowersOfTen.withUnsafeBufferPointer {
+                (powers) throws(HitDetectError) in
+                while true {
+                    var fieldEnd = position
+                    while fieldEnd < count && line[fieldEnd] != UInt8(ascii: ",") { fieldEnd &+= 1 }
+                    if field < columnCount {
+                        let role = roles[field]
+                        if role != .ignored {
+                            let value = try number(line, from: position, to: fieldEnd, role: role,
+                                                   column: field, powers: powers.baseAddress!)
+                            switch role {
+                            case .time: t = value
+                            case .x: x = value
+                            case .y: y = value
+                            case .z: z = value
+                            case .hit: labelled = value != 0
+                            case .ignored: break
+                            }
+                        }
+                    }
+                    field &+= 1
+                    if fieldEnd >= count { break }
+                    position = fieldEnd &+ 1
+                }
+            }
+        }
+        if field != columnCount {
+            throw .wrongFieldCount(file: fileName, line: lineNumber, expected: columnCount,
+                                   found: field)
+        }
+        if let previous = lastTime, t < previous {
+            throw .timeDecreased(file: fileName, line: lineNumber, previous: previous, current: t)
+        }
+        if pendingGap {
+            pendingGap = false
+            if rowCount > 0 { batch.gapsBefore.append(batch.count) }
+        }
+        if labelled { batch.labelled.append(batch.count) }
+        batch.append(time: t, x: x, y: y, z: z)
+        if firstTime == nil { firstTime = t }
+        lastTime = t
+        rowCount &+= 1
+    }
+
+    /// The number in `line[from..<to]`, spaces around it allowed.
+    @inline(__always)
+    func number(_ line: UnsafePointer<UInt8>, from: Int, to: Int, role: ColumnRole, column: Int,
+                powers: UnsafePointer<Double>) throws(HitDetectError) -> Double {
+        var start = from, end = to
+        while start < end && line[start] == UInt8(ascii: " ") { start &+= 1 }
+        while end > start && line[end - 1] == UInt8(ascii: " ") { end &-= 1 }
+        if start == end && role == .hit { return 0 }
+        guard let value = DecimalParsing.parse(line + start, count: end - start, powers: powers)
+        else {
+            throw .badNumber(file: fileName, line: lineNumber, column: columns[column],
+                             text: Self.text(line + start, count: end - start))
+        }
+        guard value.isFinite else {
+            throw .nonFiniteNumber(file: fileName, line: lineNumber, column: columns[column],
+                                   text: Self.text(line + start, count: end - start))
+        }
+        return value
+    }
+
+    static func text(_ start: UnsafePointer<UInt8>, count: Int) -> String {
+        let shown = min(count, 40)
+        let text = String(decoding: UnsafeBufferPointer(start: start, count: shown), as: UTF8.self)
+        return shown < count ? text + "…" : text
+    }
+
+    static func trimmed(_ text: String) -> String {
+        var view = Substring(text)
+        while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
+        while let last = view.last, last == " " || last == "\t" { view.removeLast() }
+        return String(view)
+    }
+}
