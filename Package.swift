@@ -46,7 +46,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "HitDetectTests", dependencies: ["HitDetect"]),
+        // Release-mode throughput benchmark: swift run -c release hitdetect-bench
+        .executableTarget(name: "hitdetect-bench", dependencies: ["HitDetect"],
+                          path: "Benchmarks/HitDetectBench"),
+
+        // Counts allocations per thread in test executables (see its header for why).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet"]),
         .testTarget(name: "DrumBrainTests", dependencies: ["DrumBrain", "CALSA", "CSndFile"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "CEvdev"]),

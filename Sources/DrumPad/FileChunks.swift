@@ -48,9 +48,17 @@ struct FileChunks: ~Copyable {
             bytesRead += got
             filled += got
             let isEnd = got == 0
-            let consumed = try buffer.withUnsafeBytes { raw in
-                try reader.read(UnsafeRawBufferPointer(rebasing: raw[..<filled]), isEnd: isEnd,
-                                into: &batch)
+            let consumed: Int
+            do {
+                consumed = try buffer.withUnsafeBytes { raw in
+                    try reader.read(UnsafeRawBufferPointer(rebasing: raw[..<filled]), isEnd: isEnd,
+                                    into: &batch)
+                }
+            } catch {
+                // The rows before the bad one are in the batch: hand them on before stopping,
+                // so nothing already read is lost.
+                try body(&batch, bytesRead)
+                throw error
             }
             try body(&batch, bytesRead)
             if !keepBatch { batch.removeAll() }

@@ -89,6 +89,72 @@ enum DecimalParsing {
         return slowParse(start, count: count)
     }
 
+    /// Scans a plain decimal number (`-12.345`, `1e-3`) starting at `position`, leaving
+    /// `position` just after it. Returns nil, with `position` anywhere, for anything the fast
+    /// path does not take (no digits, more than 19 significant digits, a large exponent): the
+    /// caller then reads the field the slow, exact way.
+    @inlinable @inline(__always)
+    static func scan(_ base: UnsafePointer<UInt8>, _ position: inout Int, end: Int,
+                     powers: UnsafePointer<Double>) -> Double? {
+        var i = position
+        var negative = false
+        if i < end && (base[i] == UInt8(ascii: "-") || base[i] == UInt8(ascii: "+")) {
+            negative = base[i] == UInt8(ascii: "-")
+            i &+= 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0  // all digits taken into the mantissa, leading zeros included
+        var exponent = 0
+        while i < end {
+            let digit = base[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            digits &+= 1
+            i &+= 1
+        }
+        if i < end && base[i] == UInt8(ascii: ".") {
+            i &+= 1
+            while i < end {
+                let digit = base[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                digits &+= 1
+                exponent &-= 1
+                i &+= 1
+            }
+        }
+        guard digits > 0 && digits <= 19 else {
+            position = i
+            return nil
+        }
+        if i < end && (base[i] | 0x20) == UInt8(ascii: "e") {
+            i &+= 1
+            var exponentNegative = false
+            if i < end && (base[i] == UInt8(ascii: "-") || base[i] == UInt8(ascii: "+")) {
+                exponentNegative = base[i] == UInt8(ascii: "-")
+                i &+= 1
+            }
+            var written = 0
+            let firstDigit = i
+            while i < end && written < 1000 {
+                let digit = base[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                written = written &* 10 &+ Int(digit)
+                i &+= 1
+            }
+            guard i > firstDigit else {
+                position = i
+                return nil
+            }
+            exponent &+= exponentNegative ? -written : written
+        }
+        position = i
+        guard mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 else { return nil }
+        let magnitude = exponent < 0
+            ? Double(mantissa) / powers[-exponent] : Double(mantissa) * powers[exponent]
+        return negative ? -magnitude : magnitude
+    }
+
     /// The standard library's correctly rounded parser, for what the fast path cannot take.
     @usableFromInline
     static func slowParse(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {

@@ -22,25 +22,31 @@ extension HitDetector {
     /// Runs the detector over a buffer of samples and appends the hits it fires.
     ///
     /// `time` and `z` must have the same count. `gapsBefore` lists indices into the buffers
-    /// (ascending) whose sample follows a gap.
+    /// (ascending) whose sample follows a gap. Appending to `hits` is the only allocation, and
+    /// only when it outgrows its capacity.
     @inlinable
     public mutating func detect(
         z: UnsafeBufferPointer<Double>, time: UnsafeBufferPointer<Double>,
-        gapsBefore: some Sequence<Int> = EmptyCollection<Int>(),
+        gapsBefore: UnsafeBufferPointer<Int> = UnsafeBufferPointer(start: nil, count: 0),
         into hits: inout [Hit]
     ) {
         precondition(z.count == time.count, "z and time buffers differ in length")
         var start = 0
-        for gap in gapsBefore {
-            precondition(gap >= start && gap <= z.count, "gap indices must ascend within the buffer")
-            for i in start..<gap {
+        var nextGap = 0
+        while start < z.count || nextGap < gapsBefore.count {
+            let end = nextGap < gapsBefore.count ? gapsBefore[nextGap] : z.count
+            precondition(end >= start && end <= z.count, "gap indices must ascend within the buffer")
+            var i = start
+            while i < end {
                 if let hit = process(z: z[i], time: time[i]) { hits.append(hit) }
+                i &+= 1
             }
-            markGap()
-            start = gap
-        }
-        for i in start..<z.count {
-            if let hit = process(z: z[i], time: time[i]) { hits.append(hit) }
+            if nextGap < gapsBefore.count {
+                markGap()
+                nextGap &+= 1
+            }
+            start = end
+            if start == z.count && nextGap == gapsBefore.count { break }
         }
     }
 
@@ -50,7 +56,9 @@ extension HitDetector {
         var hits: [Hit] = []
         z.withUnsafeBufferPointer { zs in
             time.withUnsafeBufferPointer { ts in
-                detect(z: zs, time: ts, gapsBefore: gapsBefore, into: &hits)
+                gapsBefore.withUnsafeBufferPointer { gaps in
+                    detect(z: zs, time: ts, gapsBefore: gaps, into: &hits)
+                }
             }
         }
         return hits

@@ -10,9 +10,11 @@ public struct SensorBatch: Sendable {
     public var firstIndex = 0
     /// Sample times in seconds.
     public var time: [Double] = []
-    /// x acceleration in g (0 when the log has no x column or x was not asked for).
+    /// x acceleration in g (0 when the log has no x column; empty when the reader was not asked
+    /// for x and y).
     public var x: [Double] = []
-    /// y acceleration in g (0 when the log has no y column or y was not asked for).
+    /// y acceleration in g (0 when the log has no y column; empty when the reader was not asked
+    /// for x and y).
     public var y: [Double] = []
     /// z acceleration in g.
     public var z: [Double] = []
@@ -63,7 +65,9 @@ extension HitDetector {
     public mutating func detect(_ batch: SensorBatch, into hits: inout [Hit]) {
         batch.z.withUnsafeBufferPointer { zs in
             batch.time.withUnsafeBufferPointer { ts in
-                detect(z: zs, time: ts, gapsBefore: batch.gapsBefore, into: &hits)
+                batch.gapsBefore.withUnsafeBufferPointer { gaps in
+                    detect(z: zs, time: ts, gapsBefore: gaps, into: &hits)
+                }
             }
         }
     }

@@ -18,7 +18,8 @@ public struct SensorLogReader: Sendable {
     public struct Options: Sendable {
         /// Skip malformed rows (counting them) instead of throwing.
         public var skipBadRows: Bool
-        /// Parse the x and y columns too (they are skipped, unchecked, otherwise).
+        /// Parse the x and y columns too (otherwise they are skipped unchecked, and the batch's
+        /// `x` and `y` stay empty).
         public var readXY: Bool
         /// Require a `z` column. Off for label files, which need only `t`.
         public var requireZ: Bool
@@ -99,7 +100,22 @@ public struct SensorLogReader: Sendable {
             lineStart = 3  // UTF-8 byte-order mark
         }
         while lineStart < end {
-            // Find this line's end; stop at a partial line unless the input ends here.
+            if sawHeader {
+                // Plain data rows take the fast path; it stops at anything else.
+                let (stop, incomplete) = readPlainRows(base, from: lineStart, end: end,
+                                                       isEnd: isEnd, into: &batch)
+                lineStart = stop
+                if incomplete {
+                    if end - lineStart > options.maxLineBytes {
+                        throw .lineTooLong(file: fileName, line: lineNumber + 1,
+                                           limit: options.maxLineBytes)
+                    }
+                    return lineStart
+                }
+                if lineStart >= end { break }
+            }
+            // The general path, one line: comments, the header, blank lines, rows with spaces or
+            // unusual numbers, and every malformed row (for its precise error).
             var lineEnd = lineStart
             while lineEnd < end && base[lineEnd] != UInt8(ascii: "\n") { lineEnd &+= 1 }
             if lineEnd == end && !isEnd {
@@ -121,6 +137,99 @@ public struct SensorLogReader: Sendable {
             lineStart = lineEnd &+ 1
         }
         return end
+    }
+
+    /// The fast path: reads rows made only of plain numbers and commas, in one pass over the
+    /// bytes, until a line that is anything else (left for the general path, which is exact
+    /// about errors), the end of the input, or a partial last line (`incomplete`).
+    @usableFromInline
+    mutating func readPlainRows(_ base: UnsafePointer<UInt8>, from start: Int, end: Int,
+                                isEnd: Bool, into batch: inout SensorBatch)
+        -> (position: Int, incomplete: Bool) {
+        let comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        let columnCount = roles.count
+        let readXY = options.readXY
+        var lineStart = start
+        var incomplete = false
+        var previousTime = lastTime ?? -Double.infinity
+        roles.withUnsafeBufferPointer { roles in
+            DecimalParsing.exactPowersOfTen.withUnsafeBufferPointer { powersBuffer in
+                let powers = powersBuffer.baseAddress!
+                lines: while lineStart < end {
+                    let first = base[lineStart]
+                    // Comments, blank lines and leading spaces go to the general path.
+                    if first == UInt8(ascii: "#") || first == newline || first == cr
+                        || first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                        break lines
+                    }
+                    var p = lineStart
+                    var t = 0.0, x = 0.0, y = 0.0, z = 0.0
+                    var labelled = false
+                    for field in 0..<columnCount {
+                        let role = roles[field]
+                        if role == .ignored {
+                            while p < end && base[p] != comma && base[p] != newline { p &+= 1 }
+                        } else {
+                            guard let value = DecimalParsing.scan(base, &p, end: end,
+                                                                  powers: powers)
+                            else {
+                                if p >= end && !isEnd { incomplete = true }
+                                break lines
+                            }
+                            switch role {
+                            case .time: t = value
+                            case .x: x = value
+                            case .y: y = value
+                            case .z: z = value
+                            case .hit: labelled = value != 0
+                            case .ignored: break
+                            }
+                        }
+                        if p >= end {
+                            // The input ends inside this line: wait for more, or, at the very
+                            // end, accept a last line without a line end.
+                            if !isEnd {
+                                incomplete = true
+                                break lines
+                            }
+                            if field != columnCount - 1 { break lines }
+                        } else if field != columnCount - 1 {
+                            guard base[p] == comma else { break lines }
+                            p &+= 1
+                        } else {
+                            if base[p] == cr {
+                                p &+= 1
+                                if p >= end {
+                                    if !isEnd { incomplete = true }
+                                    break lines
+                                }
+                            }
+                            guard base[p] == newline else { break lines }
+                            p &+= 1
+                        }
+                    }
+                    guard t >= previousTime else { break lines }  // the general path reports it
+                    if pendingGap {
+                        pendingGap = false
+                        if rowCount > 0 { batch.gapsBefore.append(batch.count) }
+                    }
+                    if labelled { batch.labelled.append(batch.count) }
+                    batch.time.append(t)
+                    batch.z.append(z)
+                    if readXY {
+                        batch.x.append(x)
+                        batch.y.append(y)
+                    }
+                    if rowCount == 0 { firstTime = t }
+                    previousTime = t
+                    rowCount &+= 1
+                    lineNumber &+= 1
+                    lineStart = p
+                }
+            }
+        }
+        if rowCount > 0 { lastTime = previousTime }
+        return (lineStart, incomplete)
     }
 
     /// Checks the input as a whole once it has all been read: it must have had a header.
@@ -246,7 +355,12 @@ public struct SensorLogReader: Sendable {
             if rowCount > 0 { batch.gapsBefore.append(batch.count) }
         }
         if labelled { batch.labelled.append(batch.count) }
-        batch.append(time: t, x: x, y: y, z: z)
+        batch.time.append(t)
+        batch.z.append(z)
+        if options.readXY {
+            batch.x.append(x)
+            batch.y.append(y)
+        }
         if firstTime == nil { firstTime = t }
         lastTime = t
         rowCount &+= 1

@@ -1,0 +1,134 @@
+import HitDetect
+import Testing
+
+/// `drumpad replay` run as a program, as a user runs it (DESIGN.md §5, §12).
+struct ReplayCommandTests {
+    static let sample = "Samples/logs/snare-250hz.csv"
+
+    /// The bundled log's samples and labels, read with the library.
+    static func sampleLog() throws -> SensorBatch {
+        let text = Program.contents(Program.repositoryRoot + "/" + sample)
+        return try readLogText(text)
+    }
+
+    static func readLogText(_ text: String) throws -> SensorBatch {
+        var reader = SensorLogReader(fileName: "x")
+        var batch = SensorBatch()
+        _ = try Array(text.utf8).withUnsafeBytes { try reader.read($0, isEnd: true, into: &batch) }
+        return batch
+    }
+
+    static func hitRows(_ stdout: String) -> [[Substring]] {
+        stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+    }
+
+    @Test func findsEveryLabelledStrikeInTheBundledLog() throws {
+        let run = Program.run("drumpad", ["replay", Self.sample])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.first == "index,t,strength,velocity")
+        let log = try Self.sampleLog()
+        let rows = Self.hitRows(run.stdout)
+        #expect(rows.count == log.labelled.count && rows.count > 20)
+        // Each hit's index names the row whose time it reports, and that row is labelled.
+        for row in rows {
+            let index = Int(row[0])!
+            #expect(DecimalFormatting.string(log.time[index], decimals: 6) == String(row[1]))
+            #expect(log.labelled.contains(index))
+            let strength = Double(row[2])!
+            let delta = log.z[index] - log.z[index - 1]
+            #expect(abs(strength - delta * delta) < 1e-12)
+            #expect((0.0...1.0).contains(Double(row[3])!))
+        }
+        #expect(run.stderr.contains("5000 samples over 19.996 s (~250.0 Hz)"))
+        #expect(run.stderr.contains("\(rows.count) of \(rows.count) strikes found, 0 false hits"))
+    }
+
+    @Test func thresholdAndRefractoryChangeTheHits() {
+        let strict = Program.run("drumpad", ["replay", Self.sample, "--threshold", "100"])
+        #expect(strict.status == 0)
+        #expect(Self.hitRows(strict.stdout).isEmpty)
+        #expect(strict.stderr.contains(": 0 hits"))
+        let loose = Program.run("drumpad", ["replay", Self.sample, "--threshold", "0.01",
+                                            "--refractory", "0"])
+        let normal = Program.run("drumpad", ["replay", Self.sample])
+        #expect(Self.hitRows(loose.stdout).count > Self.hitRows(normal.stdout).count)
+        #expect(loose.stderr.contains("false hits"))
+    }
+
+    @Test func tvdrumsDetectorRuns() {
+        let run = Program.run("drumpad", ["replay", Self.sample, "--detector", "tvdrums"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("tvdrums detector (threshold 0.4 g, blocked 8 samples)"))
+        #expect(!Self.hitRows(run.stdout).isEmpty)
+    }
+
+    @Test func badRowStopsWithFileAndLineAfterWritingEarlierHits() {
+        let path = Program.temporaryFile("# log\nt,z\n0,1\n0.004,3\n0.008,3\n0.012,x1\n0.016,5\n")
+        let run = Program.run("drumpad", ["replay", path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(path):6: column \"z\": \"x1\" is not a number"))
+        #expect(Self.hitRows(run.stdout).map { $0[0] } == ["1"])
+    }
+
+    @Test func skipBadRowsCountsThemAndGoesOn() {
+        let path = Program.temporaryFile("t,z\n0,1\n0.004,3\n0.008,oops\n0.012,3\n0.3,5\n")
+        let run = Program.run("drumpad", ["replay", path, "--skip-bad-rows", "--refractory", "0"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("skipped 1 bad row"))
+        #expect(run.stderr.contains(":4: column \"z\""))
+        #expect(Self.hitRows(run.stdout).map { $0[0] } == ["1", "3"])
+    }
+
+    @Test func missingFileAndMissingColumnAreClearErrors() {
+        let missing = Program.run("drumpad", ["replay", "/nonexistent/log.csv"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("/nonexistent/log.csv: cannot open: No such file or directory"))
+        let path = Program.temporaryFile("t,x,y\n0,0,0\n")
+        let noZ = Program.run("drumpad", ["replay", path])
+        #expect(noZ.status == 1)
+        #expect(noZ.stderr.contains("\(path):1: header has no \"z\" column (found: t,x,y)"))
+    }
+
+    @Test func invalidOptionsAreRefusedWithTheFix() {
+        let run = Program.run("drumpad", ["replay", Self.sample, "--threshold=-1"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--threshold must be a number ≥ 0"))
+        let detector = Program.run("drumpad", ["replay", Self.sample, "--detector", "magic"])
+        #expect(detector.status != 0)
+        #expect(detector.stderr.contains("default") && detector.stderr.contains("tvdrums"))
+    }
+
+    @Test func labelsFileIsScored() {
+        // Two of the bundled log's strikes plus one the pad never saw.
+        let log = try! Self.sampleLog()
+        let times = log.labelled.prefix(2).map { DecimalFormatting.string(log.time[$0], decimals: 6) }
+        let labels = Program.temporaryFile("t\n" + times.joined(separator: "\n") + "\n25.0\n")
+        let run = Program.run("drumpad", ["replay", Self.sample, "--labels", labels])
+        #expect(run.status == 0)
+        let hits = Self.hitRows(run.stdout).count
+        #expect(run.stderr.contains("score against \(labels): 2 of 3 strikes found, \(hits - 2) false hits"))
+    }
+
+    @Test func sweepPrintsTheGridAndTheBestSetting() {
+        let run = Program.run("drumpad", ["replay", Self.sample, "--sweep",
+                                          "--thresholds", "0.2,0.4,50", "--refractories", "5:10:5"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.first == "threshold,refractory,hits,true_positives,false_positives,false_negatives,precision,recall,f1")
+        #expect(lines.count == 1 + 6)
+        #expect(lines.last?.hasPrefix("50.0,10,0,0,0,") == true)
+        #expect(run.stderr.contains("best: --threshold"))
+        #expect(run.stderr.contains("F1 1.000"))
+        #expect(run.stderr.contains("try: drumpad replay \(Self.sample) --detector default"))
+    }
+
+    @Test func sweepWithoutLabelsSaysSo() {
+        let path = Program.temporaryFile("t,z\n0,1\n0.004,3\n0.008,3\n")
+        let run = Program.run("drumpad", ["replay", path, "--sweep", "--thresholds", "0.4",
+                                          "--refractories", "10"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasSuffix("0.4,10,1,,,,,,\n"))
+        #expect(run.stderr.contains("no labels"))
+    }
+}

@@ -1,0 +1,62 @@
+import AllocationCounter
+import Testing
+@testable import HitDetect
+
+/// The detectors' per-sample path never allocates (DESIGN.md §9, STYLE.md "Real time").
+struct AllocationTests {
+    static let z: [Double] = (0..<20_000).map { i in i % 40 == 0 ? 2.5 : (i % 40 == 1 ? 0.7 : 1.0) }
+    static let times: [Double] = (0..<20_000).map { Double($0) * 0.004 }
+
+    @Test func theCounterSeesAllocations() {
+        allocation_counter_start()
+        let array = Array(repeating: UInt8(1), count: Int.random(in: 100...200))
+        let counted = allocation_counter_stop()
+        #expect(array.count >= 100)
+        #expect(counted >= 1)
+    }
+
+    @Test func defaultDetectorProcessDoesNotAllocate() {
+        var detector = SquaredDeltaDetector()
+        var fired = 0
+        let z = Self.z, times = Self.times
+        allocation_counter_start()
+        for i in z.indices {
+            if i == 10_000 { detector.markGap() }
+            if detector.process(z: z[i], time: times[i]) != nil { fired += 1 }
+        }
+        let counted = allocation_counter_stop()
+        #expect(counted == 0)
+        #expect(fired == 500)
+    }
+
+    @Test func tvdrumsProcessDoesNotAllocate() {
+        var detector = TVDrumsDetector()
+        var fired = 0
+        let z = Self.z, times = Self.times
+        allocation_counter_start()
+        for i in z.indices {
+            if detector.process(z: z[i], time: times[i]) != nil { fired += 1 }
+        }
+        let counted = allocation_counter_stop()
+        #expect(counted == 0)
+        #expect(fired == 500)
+    }
+
+    @Test func batchDetectionIntoReservedStorageDoesNotAllocate() {
+        var detector = SquaredDeltaDetector()
+        var hits: [Hit] = []
+        hits.reserveCapacity(1000)
+        Self.z.withUnsafeBufferPointer { zs in
+            Self.times.withUnsafeBufferPointer { ts in
+                let gaps = [10_000]
+                gaps.withUnsafeBufferPointer { gaps in
+                    allocation_counter_start()
+                    detector.detect(z: zs, time: ts, gapsBefore: gaps, into: &hits)
+                    let counted = allocation_counter_stop()
+                    #expect(counted == 0)
+                }
+            }
+        }
+        #expect(hits.count == 500)
+    }
+}
