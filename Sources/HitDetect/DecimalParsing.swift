@@ -156,9 +156,21 @@ enum DecimalParsing {
     }
 
     /// The standard library's correctly rounded parser, for what the fast path cannot take.
+    /// Only decimal spellings are numbers here: hexadecimal floats, which the standard library
+    /// also reads, are refused; `nan` and `inf` are returned for the caller to report as not
+    /// finite.
     @usableFromInline
     static func slowParse(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {
-        let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
-        return Double(text)
+        let bytes = UnsafeBufferPointer(start: start, count: count)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let decimal = bytes.allSatisfy { byte in
+            (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+                || byte | 0x20 == UInt8(ascii: "e")
+        }
+        if decimal { return Double(text) }
+        var word = Substring(text.lowercased())
+        if word.first == "-" || word.first == "+" { word = word.dropFirst() }
+        return ["nan", "inf", "infinity"].contains(word) ? Double(text) : nil
     }
 }

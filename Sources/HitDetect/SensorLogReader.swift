@@ -153,8 +153,10 @@ public struct SensorLogReader: Sendable {
         var incomplete = false
         var previousTime = lastTime ?? -Double.infinity
         roles.withUnsafeBufferPointer { roles in
-            DecimalParsing.exactPowersOfTen.withUnsafeBufferPointer { powersBuffer in
+          DecimalParsing.exactPowersOfTen.withUnsafeBufferPointer { powersBuffer in
+            SWARScanning.integerPowersOfTen.withUnsafeBufferPointer { integerPowersBuffer in
                 let powers = powersBuffer.baseAddress!
+                let integerPowers = integerPowersBuffer.baseAddress!
                 lines: while lineStart < end {
                     let first = base[lineStart]
                     // Comments, blank lines and leading spaces go to the general path.
@@ -166,15 +168,27 @@ public struct SensorLogReader: Sendable {
                     var t = 0.0, x = 0.0, y = 0.0, z = 0.0
                     var labelled = false
                     for field in 0..<columnCount {
+                        let fieldStart = p
+                        p = SWARScanning.fieldEnd(base, from: p, end: end)
+                        if p >= end && !isEnd {
+                            // The input ends inside this line: wait for more.
+                            incomplete = true
+                            break lines
+                        }
                         let role = roles[field]
-                        if role == .ignored {
-                            while p < end && base[p] != comma && base[p] != newline { p &+= 1 }
-                        } else {
-                            guard let value = DecimalParsing.scan(base, &p, end: end,
-                                                                  powers: powers)
-                            else {
-                                if p >= end && !isEnd { incomplete = true }
-                                break lines
+                        if role != .ignored {
+                            var value: Double
+                            if let quick = SWARScanning.decimal(
+                                base, from: fieldStart, to: p, end: end,
+                                doublePowers: powers, integerPowers: integerPowers) {
+                                value = quick
+                            } else {
+                                var scanned = fieldStart
+                                guard let exact = DecimalParsing.scan(base, &scanned, end: p,
+                                                                      powers: powers),
+                                      scanned == p
+                                else { break lines }
+                                value = exact
                             }
                             switch role {
                             case .time: t = value
@@ -186,12 +200,7 @@ public struct SensorLogReader: Sendable {
                             }
                         }
                         if p >= end {
-                            // The input ends inside this line: wait for more, or, at the very
-                            // end, accept a last line without a line end.
-                            if !isEnd {
-                                incomplete = true
-                                break lines
-                            }
+                            // At the very end, a last line without a line end is accepted.
                             if field != columnCount - 1 { break lines }
                         } else if field != columnCount - 1 {
                             guard base[p] == comma else { break lines }
@@ -227,6 +236,7 @@ public struct SensorLogReader: Sendable {
                     lineStart = p
                 }
             }
+          }
         }
         if rowCount > 0 { lastTime = previousTime }
         return (lineStart, incomplete)
