@@ -1,0 +1,131 @@
+/// One pad's connection as the brain sees it: bytes in, actions out (DESIGN.md §6).
+///
+/// Pure code, tested without sockets; the server performs the actions it returns.
+///
+///     ┌──────┐ bytes: hits, hello, ping, unknown ┌──────┐
+///     │ open ├──────────────────────────────────►│ open │
+///     └──┬───┘                                   └──────┘
+///        │ malformed packet, bad length, idle too long
+///        ▼
+///     ┌────────┐  (every later call returns no actions)
+///     │ closed │
+///     └────────┘
+///
+/// Thread safety: a value type, used on the connection's event loop only.
+public struct BrainConnection: Sendable {
+    /// What the server does for the connection.
+    public enum Action: Equatable, Sendable {
+        /// Hand the hit to the audio side (with its latency, when the pad's clock is known).
+        case deliver(DrumHit, latencyMicros: Int64?)
+        /// Write this message to the pad.
+        case send(DrumMessage)
+        /// Write `/drum/error` with this text, then close the connection.
+        case sendErrorAndClose(String)
+    }
+
+    /// Limits that keep one pad from hurting the others.
+    public struct Limits: Sendable {
+        /// The largest packet accepted, in bytes after the length prefix.
+        public var maxPacketBytes: Int
+        /// Close a connection that sends nothing for this long (pads ping every second).
+        public var idleTimeoutMicros: Int64
+
+        /// Creates limits; the defaults allow a few KiB per packet and 10 s of silence.
+        public init(maxPacketBytes: Int = 4096, idleTimeoutMicros: Int64 = 10_000_000) {
+            self.maxPacketBytes = maxPacketBytes
+            self.idleTimeoutMicros = idleTimeoutMicros
+        }
+    }
+
+    /// The brain's name and kit, sent in `/drum/welcome`.
+    public let brainName: String
+    /// The kit's name, sent in `/drum/welcome`.
+    public let kitName: String
+    /// The limits in force.
+    public let limits: Limits
+    /// What is known about the pad so far.
+    public private(set) var statistics: PadStatistics
+    /// Whether the connection has been closed by an action.
+    public private(set) var isClosed = false
+
+    private var framer: PacketFramer
+    private var lastSequence: Int32?
+    private var lastActivityMicros: Int64
+
+    /// Starts a connection accepted at `nowMicros` from `address`.
+    public init(connectionID: Int, address: String, brainName: String, kitName: String,
+                limits: Limits = Limits(), nowMicros: Int64) {
+        self.brainName = brainName
+        self.kitName = kitName
+        self.limits = limits
+        self.statistics = PadStatistics(connectionID: connectionID, address: address)
+        self.framer = PacketFramer(maxPacketBytes: limits.maxPacketBytes)
+        self.lastActivityMicros = nowMicros
+    }
+
+    /// Takes bytes received at `nowMicros` (brain clock) and returns what to do, in order.
+    public mutating func receive(_ bytes: some Sequence<UInt8>, nowMicros: Int64) -> [Action] {
+        guard !isClosed else { return [] }
+        lastActivityMicros = nowMicros
+        framer.append(bytes)
+        var actions: [Action] = []
+        do {
+            while let packet = try framer.nextPacket() {
+                let message = try DrumMessage(OSCDecoding.message(packet))
+                handle(message, nowMicros: nowMicros, into: &actions)
+            }
+        } catch {
+            statistics.errors += 1
+            isClosed = true
+            actions.append(.sendErrorAndClose(error.description))
+        }
+        return actions
+    }
+
+    /// Closes the connection if it has been silent longer than the idle limit.
+    public mutating func checkIdle(nowMicros: Int64) -> Action? {
+        guard !isClosed, nowMicros - lastActivityMicros > limits.idleTimeoutMicros else { return nil }
+        isClosed = true
+        let seconds = Double(limits.idleTimeoutMicros) / 1e6
+        return .sendErrorAndClose("no message for \(seconds) s; pads ping every second")
+    }
+
+    /// Counts a delivered hit whose drum the kit lacks (the audio side knows the kit).
+    public mutating func countUnknownDrum() {
+        statistics.unknownDrums += 1
+    }
+
+    private mutating func handle(_ message: DrumMessage, nowMicros: Int64, into actions: inout [Action]) {
+        switch message {
+        case .hit(let hit):
+            statistics.hits += 1
+            if let sequence = hit.sequence {
+                if let last = lastSequence, sequence > last &+ 1 {
+                    statistics.sequenceGaps += Int(sequence) - Int(last) - 1
+                }
+                lastSequence = sequence
+            }
+            var latency: Int64?
+            if let padTime = hit.padTimeMicros, let offset = statistics.clockOffsetMicros {
+                latency = nowMicros - (padTime + offset)
+                statistics.latencyMicros.add(latency!)
+            }
+            actions.append(.deliver(hit, latencyMicros: latency))
+        case .hello(_, let padName, let drum):
+            statistics.padName = padName
+            statistics.drum = drum
+            actions.append(.send(.welcome(version: DrumMessage.protocolVersion,
+                                          brainName: brainName, kitName: kitName)))
+        case .ping(let time, let offset, let roundTrip):
+            if let offset, let roundTrip {
+                statistics.clockOffsetMicros = offset
+                statistics.roundTripMicros = roundTrip
+            }
+            actions.append(.send(.pong(timeMicros: time, brainTimeMicros: nowMicros)))
+        case .pong, .welcome, .error:
+            break  // not expected from a pad; harmless
+        case .unknown:
+            statistics.unknownMessages += 1
+        }
+    }
+}
