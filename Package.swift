@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // C system libraries: one module each, linked through pkg-config (Debian's -dev packages).
@@ -32,7 +33,13 @@ let package = Package(
         // Pure Swift signal code: detectors, sensor logs, scoring, sweeps. No Foundation, no C.
         .target(name: "HitDetect"),
         // Wire codec, connection state machines, brain server, pad link, Avahi discovery.
-        .target(name: "DrumNet", dependencies: ["CAvahiClient"]),
+        .target(
+            name: "DrumNet",
+            dependencies: [
+                "CAvahiClient",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .executableTarget(
             name: "DrumBrain",
             dependencies: [

@@ -4,11 +4,19 @@ import CSndFile
 
 /// `drumbrain`: the brain of the drum trigger network.
 @main
-struct DrumBrain: ParsableCommand {
+struct DrumBrain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drumbrain",
         abstract: "Play drum hits from the network's pads through the speakers.",
-        version: "drumbrain 0.1.0 (\(LinkedLibraries.summary))")
+        discussion: """
+            With no subcommand, runs the brain: listens for pads (and any OSC client) on TCP.
+            Try it with liblo's oscsend:
+              drumbrain --port 7770 &
+              oscsend osc.tcp://127.0.0.1:7770 /drum/hit s snare
+            """,
+        version: "drumbrain 0.1.0 (\(LinkedLibraries.summary))",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self)
 }
 
 /// Versions of the C libraries the brain runs on, for bug reports (`drumbrain --version`).

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Dispatch
+import DrumNet
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `drumbrain` (the default subcommand): run the brain.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the brain: accept pads and OSC clients, and play their hits.",
+        discussion: """
+            Each hit is printed on standard output as one line:
+              hit drum=snare velocity=0.500 pad=pad-1 latency_us=180
+            (latency_us appears once the pad has synchronised its clock). On SIGINT or SIGTERM \
+            the brain closes every connection and prints each pad's totals on standard error.
+            """)
+
+    @Option(help: "TCP port to listen on.")
+    var port: Int = BrainServer.defaultPort
+
+    @Option(help: "Address to listen on (0.0.0.0: every IPv4 interface; :: for IPv6 too).")
+    var bind: String = "0.0.0.0"
+
+    @Option(help: "The brain's name, announced to pads (default: the host name).")
+    var name: String?
+
+    @Option(help: "Close a connection after this many seconds without a message.")
+    var idleTimeout: Double = 10
+
+    @Option(help: "Most connections at once; more are told so and closed.")
+    var maxConnections: Int = 300
+
+    @Flag(help: "Print no line per hit.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be > 0 seconds") }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be > 0") }
+    }
+
+    func run() async throws {
+        let brainName = name ?? HostName.current
+        let (hits, hitSink) = AsyncStream.makeStream(of: ReceivedHit.self,
+                                                    bufferingPolicy: .bufferingNewest(4096))
+        let server: BrainServer
+        do {
+            server = try await BrainServer(
+                configuration: .init(host: bind, port: port, brainName: brainName, kitName: "none",
+                                     limits: .init(idleTimeoutMicros: Int64(idleTimeout * 1e6)),
+                                     maxConnections: maxConnections),
+                onHit: { hitSink.yield($0) })
+        } catch {
+            throw ValidationError("cannot listen on \(bind):\(port): \(error); "
+                                  + "is another drumbrain running? Try --port with another number")
+        }
+        printError("drumbrain \"\(brainName)\" listening on \(bind):\(server.port)")
+        let printer = Task {
+            var out = StandardOutput()
+            for await received in hits where !quiet {
+                var line = "hit drum=\(received.hit.drum) velocity="
+                line += String(format3: Double(received.hit.velocity))
+                line += " pad=\(received.padName ?? "-")"
+                if let latency = received.latencyMicros { line += " latency_us=\(latency)" }
+                out.writeLine(line)
+            }
+        }
+        await StopSignal.wait()
+        printError("drumbrain: stopping")
+        let totals = (try? await server.statistics()) ?? []
+        await server.stop()
+        hitSink.finish()
+        await printer.value
+        for pad in totals {
+            printError("pad \(pad.padName ?? "-") (\(pad.address)): \(pad.hits) hits, "
+                       + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages")
+        }
+    }
+}
+
+/// Waits for SIGINT or SIGTERM.
+enum StopSignal {
+    /// Returns when SIGINT or SIGTERM arrives. Their default actions (ending the process at once)
+    /// are turned off, so the caller can stop cleanly; Dispatch's signal sources see them on every
+    /// thread.
+    static func wait() async {
+        let (signals, arrived) = AsyncStream.makeStream(of: Int32.self)
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { arrived.yield(number) }
+            source.resume()
+            sources.append(source)
+        }
+        for await _ in signals { break }
+        for source in sources { source.cancel() }
+    }
+}
+
+/// Buffered standard output, one write per line (lines stay whole when piped).
+struct StandardOutput {
+    mutating func writeLine(_ line: String) {
+        var text = line
+        text.append("\n")
+        text.withUTF8 { utf8 in _ = write(1, utf8.baseAddress, utf8.count) }  // a closed stdout ends nothing
+    }
+}
+
+/// Writes one line to standard error at once.
+func printError(_ line: String) {
+    var text = line
+    text.append("\n")
+    text.withUTF8 { utf8 in _ = write(2, utf8.baseAddress, utf8.count) }  // nothing to do if stderr is gone
+}
+
+/// This machine's host name. The corresponding C function is `gethostname`.
+enum HostName {
+    static var current: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "drumbrain" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// `value` with 3 decimals.
+    init(format3 value: Double) {
+        let scaled = Int((value * 1000).rounded())
+        let fraction = String(abs(scaled) % 1000)
+        self = (scaled < 0 ? "-" : "") + "\(abs(scaled) / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

@@ -1,0 +1,230 @@
+import NIOCore
+import NIOPosix
+
+/// A hit as the brain received it.
+public struct ReceivedHit: Sendable, Equatable {
+    /// The hit.
+    public var hit: DrumHit
+    /// The connection it came on.
+    public var connectionID: Int
+    /// The pad's name, if it said hello.
+    public var padName: String?
+    /// Brain monotonic clock at receipt, µs.
+    public var receivedMicros: Int64
+    /// Network latency (receipt minus the pad's time corrected by its clock offset), when known.
+    public var latencyMicros: Int64?
+}
+
+/// The brain's TCP server: accepts pads and OSC clients, turns their packets into hits.
+///
+/// All connections live on one event-loop thread, so hits reach `onHit` from a single thread, in
+/// arrival order: the audio side can take them through a single-producer queue. `onHit` runs on
+/// that thread and must not block.
+public final class BrainServer: Sendable {
+    /// Where and how the server listens.
+    public struct Configuration: Sendable {
+        /// Address to bind (`0.0.0.0` for all IPv4 interfaces, `::` for all).
+        public var host: String
+        /// Port to bind (0 picks a free one).
+        public var port: Int
+        /// Sent to pads in `/drum/welcome`.
+        public var brainName: String
+        /// Sent to pads in `/drum/welcome`.
+        public var kitName: String
+        /// Per-connection limits.
+        public var limits: BrainConnection.Limits
+        /// Connections beyond this many are told so and closed.
+        public var maxConnections: Int
+
+        /// Creates a configuration.
+        public init(host: String = "0.0.0.0", port: Int = BrainServer.defaultPort, brainName: String,
+                    kitName: String, limits: BrainConnection.Limits = .init(), maxConnections: Int = 300) {
+            self.host = host
+            self.port = port
+            self.brainName = brainName
+            self.kitName = kitName
+            self.limits = limits
+            self.maxConnections = maxConnections
+        }
+    }
+
+    /// The port the brain listens on when none is given.
+    public static let defaultPort = 7770
+
+    /// The server's settings.
+    public let configuration: Configuration
+    let group: MultiThreadedEventLoopGroup
+    let table: NIOLoopBoundBox<ConnectionTable>
+    let onHit: @Sendable (ReceivedHit) -> Void
+    private let channel: Channel
+
+    /// Binds and starts accepting. Throws if the address cannot be bound.
+    public init(configuration: Configuration, onHit: @escaping @Sendable (ReceivedHit) -> Void) async throws {
+        self.configuration = configuration
+        self.onHit = onHit
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.group = group
+        let loop = group.next()
+        let table = NIOLoopBoundBox.makeBoxSendingValue(ConnectionTable(), eventLoop: loop)
+        self.table = table
+        let limits = configuration.limits
+        let names = (configuration.brainName, configuration.kitName)
+        let maxConnections = configuration.maxConnections
+        do {
+            channel = try await ServerBootstrap(group: group)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .serverChannelOption(.backlog, value: 256)
+                .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+                .childChannelOption(.socketOption(.so_keepalive), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let handler = BrainConnectionHandler(
+                            table: table, limits: limits, brainName: names.0, kitName: names.1,
+                            maxConnections: maxConnections, onHit: onHit)
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                }
+                .bind(host: configuration.host, port: configuration.port)
+                .get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// The port actually bound.
+    public var port: Int { channel.localAddress?.port ?? configuration.port }
+
+    /// A snapshot of every open connection's statistics, oldest first.
+    public func statistics() async throws -> [PadStatistics] {
+        try await table.eventLoop.submit { [table] in
+            table.value.handlers.values.map(\.connection.statistics).sorted { $0.connectionID < $1.connectionID }
+        }.get()
+    }
+
+    /// Stops accepting, closes every connection and stops the event loop.
+    public func stop() async {
+        try? await channel.close().get()  // already closed is fine
+        try? await table.eventLoop.submit { [table] in
+            for handler in table.value.handlers.values { handler.close() }
+        }.get()
+        try? await group.shutdownGracefully()  // nothing left to do if it fails
+    }
+}
+
+/// The open connections; touched only on the server's event loop.
+final class ConnectionTable {
+    var handlers: [Int: BrainConnectionHandler] = [:]
+    var nextID = 1
+}
+
+/// Drives one connection's `BrainConnection` from the channel's events.
+final class BrainConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    let table: NIOLoopBoundBox<ConnectionTable>
+    let limits: BrainConnection.Limits
+    let brainName: String
+    let kitName: String
+    let maxConnections: Int
+    let onHit: @Sendable (ReceivedHit) -> Void
+    var connection: BrainConnection
+    private var context: ChannelHandlerContext?
+    private var idleCheck: RepeatedTask?
+
+    init(table: NIOLoopBoundBox<ConnectionTable>, limits: BrainConnection.Limits, brainName: String,
+         kitName: String, maxConnections: Int, onHit: @escaping @Sendable (ReceivedHit) -> Void) {
+        self.table = table
+        self.limits = limits
+        self.brainName = brainName
+        self.kitName = kitName
+        self.maxConnections = maxConnections
+        self.onHit = onHit
+        connection = BrainConnection(connectionID: 0, address: "", brainName: brainName,
+                                     kitName: kitName, limits: limits, nowMicros: 0)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        self.context = context
+        let id = table.value.nextID
+        table.value.nextID += 1
+        let address = context.remoteAddress.map(Self.describe) ?? "unknown"
+        connection = BrainConnection(connectionID: id, address: address, brainName: brainName,
+                                     kitName: kitName, limits: limits,
+                                     nowMicros: MonotonicClock.nowMicros())
+        guard table.value.handlers.count < maxConnections else {
+            send(.error("the brain has \(maxConnections) connections, its limit; try later"))
+            context.close(promise: nil)
+            return
+        }
+        table.value.handlers[id] = self
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        idleCheck = context.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+            loopBound.value.checkIdle()
+        }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        table.value.handlers[connection.statistics.connectionID] = nil
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        let now = MonotonicClock.nowMicros()
+        let actions = connection.receive(buffer.readableBytesView, nowMicros: now)
+        perform(actions, receivedMicros: now)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)  // a reset or similar: the pad reconnects if it wants to
+    }
+
+    func checkIdle() {
+        if let action = connection.checkIdle(nowMicros: MonotonicClock.nowMicros()) {
+            perform([action], receivedMicros: 0)
+        }
+    }
+
+    /// Closes the connection (the server is stopping).
+    func close() {
+        context?.close(promise: nil)
+    }
+
+    private func perform(_ actions: [BrainConnection.Action], receivedMicros: Int64) {
+        for action in actions {
+            switch action {
+            case .deliver(let hit, let latency):
+                onHit(ReceivedHit(hit: hit, connectionID: connection.statistics.connectionID,
+                                  padName: connection.statistics.padName,
+                                  receivedMicros: receivedMicros, latencyMicros: latency))
+            case .send(let message):
+                send(message)
+            case .sendErrorAndClose(let text):
+                send(.error(text))
+                context?.close(promise: nil)
+            }
+        }
+    }
+
+    /// Writes one message as one packet in one write.
+    private func send(_ message: DrumMessage) {
+        guard let context else { return }
+        let packet = message.packet
+        var buffer = context.channel.allocator.buffer(capacity: packet.count)
+        buffer.writeBytes(packet)
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    static func describe(_ address: SocketAddress) -> String {
+        switch address {
+        case .v4: return "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
+        case .v6: return "[\(address.ipAddress ?? "?")]:\(address.port ?? 0)"
+        default: return "\(address)"
+        }
+    }
+}
