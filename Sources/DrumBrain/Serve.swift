@@ -69,8 +69,7 @@ struct Serve: AsyncParsableCommand {
         }
         await StopSignal.wait()
         printError("drumbrain: stopping")
-        let totals = (try? await server.statistics()) ?? []
-        await server.stop()
+        let totals = await server.stop()
         hitSink.finish()
         await printer.value
         for pad in totals {

@@ -14,7 +14,7 @@ struct DrumPad: ParsableCommand {
               drumpad replay my.csv --labels strikes.csv --sweep > sweep.csv
             """,
         version: "drumpad 0.1.0 (\(linkedLibrarySummary()))",
-        subcommands: [Replay.self])
+        subcommands: [Replay.self, Run.self])
 }
 
 /// Names the C libraries this executable is linked with, after checking each one answers.

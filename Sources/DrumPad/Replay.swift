@@ -1,8 +1,6 @@
 import ArgumentParser
 import HitDetect
 
-extension DetectorKind: ExpressibleByArgument {}
-
 /// `drumpad replay`: run a detector over a sensor log as fast as possible.
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,26 +27,13 @@ struct Replay: ParsableCommand {
     @Argument(help: "The sensor log CSV (columns t and z required; x, y, hit optional).")
     var log: String
 
-    @Option(help: "Fire above this: squared delta in g² (default detector) or |Δz| in g (tvdrums).")
-    var threshold: Double = 0.4
-
-    @Option(help: "Samples after a hit that cannot fire (default: 10, tvdrums 8).")
-    var refractory: Int?
-
-    @Option(help: "Detector: default (squared delta, DESIGN.md §4) or tvdrums (the original app's).")
-    var detector: DetectorKind = .default
+    @OptionGroup var options: DetectorOptions
 
     @Option(help: "CSV of true strike times (a t column) to score against. Default: the log's hit column, if any.")
     var labels: String?
 
     @Option(help: "Matching window for scoring, in ms either side (default: max(10 ms, 2.5 sample periods)).")
     var toleranceMs: Double?
-
-    @Option(help: "Velocity of a hit just over the threshold, 0...1.")
-    var velocityFloor: Double = 0.1
-
-    @Option(help: "Jump |Δz| in g that gives velocity 1.")
-    var velocityFullScale: Double = 2.0
 
     @Flag(help: "Skip malformed rows (counted and reported) instead of stopping at the first.")
     var skipBadRows = false
@@ -63,18 +48,6 @@ struct Replay: ParsableCommand {
     var refractories: String?
 
     func validate() throws {
-        guard threshold >= 0, threshold.isFinite else {
-            throw ValidationError("--threshold must be a number ≥ 0, such as 0.4")
-        }
-        if let refractory, refractory < 0 {
-            throw ValidationError("--refractory must be a whole number of samples ≥ 0, such as 10")
-        }
-        guard (0...1).contains(velocityFloor) else {
-            throw ValidationError("--velocity-floor must be within 0...1, such as 0.1")
-        }
-        guard velocityFullScale > 0 else {
-            throw ValidationError("--velocity-full-scale must be > 0 g, such as 2.0")
-        }
         if let toleranceMs, !(toleranceMs >= 0) {
             throw ValidationError("--tolerance-ms must be ≥ 0, such as 10")
         }
@@ -83,25 +56,22 @@ struct Replay: ParsableCommand {
         }
     }
 
-    var velocity: VelocityCurve {
-        VelocityCurve(floor: velocityFloor, fullScale: velocityFullScale)
-    }
-
     func run() throws {
         let labelTimes = try labels.map { try readLabelTimes(path: $0) }
         if sweep {
             try runSweep(labelTimes: labelTimes)
         } else {
-            let refractory = refractory ?? detector.defaultRefractory
-            switch detector {
+            // One concrete detector type per branch, so the loop is specialised for it.
+            let refractory = options.refractorySamples
+            switch options.detector {
             case .default:
                 var d = SquaredDeltaDetector(.init(
-                    threshold: threshold, refractorySamples: refractory, velocity: velocity))
-                try stream(detector: &d, refractory: refractory, labelTimes: labelTimes)
+                    threshold: options.threshold, refractorySamples: refractory, velocity: options.velocity))
+                try stream(detector: &d, labelTimes: labelTimes)
             case .tvdrums:
                 var d = TVDrumsDetector(.init(
-                    threshold: threshold, blockedSamples: refractory, velocity: velocity))
-                try stream(detector: &d, refractory: refractory, labelTimes: labelTimes)
+                    threshold: options.threshold, blockedSamples: refractory, velocity: options.velocity))
+                try stream(detector: &d, labelTimes: labelTimes)
             }
         }
     }
@@ -111,7 +81,7 @@ struct Replay: ParsableCommand {
     }
 
     /// Streams the log through the detector, writing hits as they are found.
-    func stream<D: HitDetector>(detector: inout D, refractory: Int, labelTimes: [Double]?) throws {
+    func stream<D: HitDetector>(detector: inout D, labelTimes: [Double]?) throws {
         var files = try FileChunks(path: log)
         var reader = SensorLogReader(fileName: log, options: readerOptions)
         var batch = SensorBatch()
@@ -142,7 +112,7 @@ struct Replay: ParsableCommand {
         progress.finish()
         try out.flush()
         let summary = LogSummary(reader: reader)
-        printError("drumpad replay: \(summary.text); \(detectorText(refractory: refractory)): "
+        printError("drumpad replay: \(summary.text); \(options.text): "
                    + "\(hitTimes.count) hit\(hitTimes.count == 1 ? "" : "s")")
         reportSkipped(reader)
         let scoringLabels = labelTimes ?? (reader.hasColumn("hit") ? logLabels : nil)
@@ -182,7 +152,7 @@ struct Replay: ParsableCommand {
         let tolerance = toleranceMs.map { $0 / 1000 } ?? HitScore.defaultTolerance(sampleRate: summary.rate)
         let cellCount = grid.thresholds.count * grid.refractories.count
         var progress = ProgressBar(label: "sweep", worthShowing: batch.count * cellCount > 50_000_000)
-        let cells = Sweep.run(detector, grid: grid, over: batch, velocity: velocity,
+        let cells = Sweep.run(options.detector, grid: grid, over: batch, velocity: options.velocity,
                               labelTimes: scoringLabels, tolerance: tolerance) { done in
             progress.update(done: done, total: cellCount, detail: "\(done)/\(cellCount) settings")
         }
@@ -205,13 +175,13 @@ struct Replay: ParsableCommand {
             }
         }
         try out.flush()
-        printError("drumpad replay --sweep: \(summary.text); \(detector.rawValue) detector, "
+        printError("drumpad replay --sweep: \(summary.text); \(options.detector.rawValue) detector, "
                    + "\(grid.thresholds.count) thresholds × \(grid.refractories.count) refractories")
         reportSkipped(reader)
         if let best = Sweep.best(of: cells), let score = best.score {
             printError("best: --threshold \(best.threshold) --refractory \(best.refractory): "
                        + Self.text(score))
-            printError("try: drumpad replay \(log) --detector \(detector.rawValue) "
+            printError("try: drumpad replay \(log) --detector \(options.detector.rawValue) "
                        + "--threshold \(best.threshold) --refractory \(best.refractory)")
         } else {
             printError("no labels (give --labels FILE or log a hit column), so no best setting: "
@@ -225,15 +195,6 @@ struct Replay: ParsableCommand {
         var batch = SensorBatch()
         try files.read(with: &reader, into: &batch, keepBatch: true) { _, _ in }
         return batch.time
-    }
-
-    func detectorText(refractory: Int) -> String {
-        switch detector {
-        case .default:
-            return "default detector (threshold \(threshold) g², refractory \(refractory) samples)"
-        case .tvdrums:
-            return "tvdrums detector (threshold \(threshold) g, blocked \(refractory) samples)"
-        }
     }
 
     func reportSkipped(_ reader: SensorLogReader) {

@@ -102,19 +102,33 @@ public final class BrainServer: Sendable {
         }.get()
     }
 
-    /// Stops accepting, closes every connection and stops the event loop.
-    public func stop() async {
+    /// Statistics of the connections closed so far (the last 1000), oldest first.
+    public func closedStatistics() async throws -> [PadStatistics] {
+        try await table.eventLoop.submit { [table] in table.value.closed }.get()
+    }
+
+    /// Stops accepting, closes every connection, stops the event loop, and returns the
+    /// statistics of every connection of the run (the last 1000), oldest first.
+    @discardableResult
+    public func stop() async -> [PadStatistics] {
         try? await channel.close().get()  // already closed is fine
-        try? await table.eventLoop.submit { [table] in
-            for handler in table.value.handlers.values { handler.close() }
+        let closing = try? await table.eventLoop.flatSubmit { [table] in
+            let futures = table.value.handlers.values.map { $0.close() }
+            return EventLoopFuture.andAllComplete(futures, on: table.eventLoop)
         }.get()
+        _ = closing
+        let totals = (try? await closedStatistics()) ?? []
         try? await group.shutdownGracefully()  // nothing left to do if it fails
+        return totals
     }
 }
 
-/// The open connections; touched only on the server's event loop.
+/// The open connections, and the last closed ones; touched only on the server's event loop.
 final class ConnectionTable {
     var handlers: [Int: BrainConnectionHandler] = [:]
+    /// Statistics of closed connections, oldest first, at most `closedLimit`.
+    var closed: [PadStatistics] = []
+    static let closedLimit = 1000
     var nextID = 1
 }
 
@@ -168,7 +182,10 @@ final class BrainConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         idleCheck?.cancel()
-        table.value.handlers[connection.statistics.connectionID] = nil
+        if table.value.handlers.removeValue(forKey: connection.statistics.connectionID) != nil {
+            table.value.closed.append(connection.statistics)
+            if table.value.closed.count > ConnectionTable.closedLimit { table.value.closed.removeFirst() }
+        }
         self.context = nil
         context.fireChannelInactive()
     }
@@ -190,9 +207,11 @@ final class BrainConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Closes the connection (the server is stopping).
-    func close() {
-        context?.close(promise: nil)
+    /// Closes the connection (the server is stopping); the future completes when it is closed.
+    func close() -> EventLoopFuture<Void> {
+        guard let context else { return table.eventLoop.makeSucceededVoidFuture() }
+        context.close(promise: nil)
+        return context.channel.closeFuture
     }
 
     private func perform(_ actions: [BrainConnection.Action], receivedMicros: Int64) {

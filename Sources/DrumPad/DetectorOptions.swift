@@ -1,0 +1,62 @@
+import ArgumentParser
+import HitDetect
+
+extension DetectorKind: ExpressibleByArgument {}
+
+/// The detector options `replay` and `run` share.
+struct DetectorOptions: ParsableArguments {
+    @Option(help: "Fire above this: squared delta in g² (default detector) or |Δz| in g (tvdrums).")
+    var threshold: Double = 0.4
+
+    @Option(help: "Samples after a hit that cannot fire (default: 10, tvdrums 8).")
+    var refractory: Int?
+
+    @Option(help: "Detector: default (squared delta, DESIGN.md §4) or tvdrums (the original app's).")
+    var detector: DetectorKind = .default
+
+    @Option(help: "Velocity of a hit just over the threshold, 0...1.")
+    var velocityFloor: Double = 0.1
+
+    @Option(help: "Jump |Δz| in g that gives velocity 1.")
+    var velocityFullScale: Double = 2.0
+
+    func validate() throws {
+        guard threshold >= 0, threshold.isFinite else {
+            throw ValidationError("--threshold must be a number ≥ 0, such as 0.4")
+        }
+        if let refractory, refractory < 0 {
+            throw ValidationError("--refractory must be a whole number of samples ≥ 0, such as 10")
+        }
+        guard (0...1).contains(velocityFloor) else {
+            throw ValidationError("--velocity-floor must be within 0...1, such as 0.1")
+        }
+        guard velocityFullScale > 0 else {
+            throw ValidationError("--velocity-full-scale must be > 0 g, such as 2.0")
+        }
+    }
+
+    var velocity: VelocityCurve { VelocityCurve(floor: velocityFloor, fullScale: velocityFullScale) }
+
+    var refractorySamples: Int { refractory ?? detector.defaultRefractory }
+
+    /// The configured detector, for per-sample use at sensor rates (where an existential's
+    /// cost does not matter; `replay` uses concrete types for its fast loop).
+    func makeDetector() -> any HitDetector {
+        switch detector {
+        case .default:
+            SquaredDeltaDetector(.init(threshold: threshold, refractorySamples: refractorySamples, velocity: velocity))
+        case .tvdrums:
+            TVDrumsDetector(.init(threshold: threshold, blockedSamples: refractorySamples, velocity: velocity))
+        }
+    }
+
+    /// `default detector (threshold 0.4 g², refractory 10 samples)`.
+    var text: String {
+        switch detector {
+        case .default:
+            return "default detector (threshold \(threshold) g², refractory \(refractorySamples) samples)"
+        case .tvdrums:
+            return "tvdrums detector (threshold \(threshold) g, blocked \(refractorySamples) samples)"
+        }
+    }
+}
