@@ -60,9 +60,11 @@ let package = Package(
         // Counts allocations per thread in test executables (see its header for why).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
-        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet"]),
+        // Runs executables and system tools from tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport"]),
         .testTarget(name: "DrumBrainTests", dependencies: ["DrumBrain", "CALSA", "CSndFile"]),
-        .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "CEvdev"]),
+        .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "CEvdev", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import CEvdev
 import Testing
+import TestSupport
 
 /// libevdev links and answers (a broken toolchain set-up shows here first).
 struct EvdevLinkTests {

@@ -1,5 +1,6 @@
 import HitDetect
 import Testing
+import TestSupport
 
 /// `drumpad replay` run as a program, as a user runs it (DESIGN.md §5, §12).
 struct ReplayCommandTests {
