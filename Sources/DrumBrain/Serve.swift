@@ -57,6 +57,28 @@ struct Serve: AsyncParsableCommand {
                                   + "is another drumbrain running? Try --port with another number")
         }
         printError("drumbrain \"\(brainName)\" listening on \(bind):\(server.port)")
+        let publisher: AvahiPublisher?
+        do {
+            publisher = try AvahiPublisher(name: brainName, port: server.port,
+                                           txt: ["proto=\(DrumMessage.protocolVersion)", "kit=none"]) { event in
+                switch event {
+                case .published(let name):
+                    printError("drumbrain: published as \"\(name)\" (\(AvahiPublisher.serviceType)); pads find it by itself")
+                case .renamed(let old, let new):
+                    printError("drumbrain: another brain is called \"\(old)\"; publishing as \"\(new)\"")
+                case .noDaemon:
+                    printError("drumbrain: no Avahi daemon is running, so pads cannot discover this brain; "
+                               + "start avahi-daemon, or give pads --brain HOST:\(server.port)")
+                case .daemonLost:
+                    printError("drumbrain: the Avahi daemon went away; publishing again when it returns")
+                case .failed(let message):
+                    printError("drumbrain: publishing failed: \(message)")
+                }
+            }
+        } catch {
+            printError("drumbrain: cannot use Avahi (\(error)); pads need --brain HOST:\(server.port)")
+            publisher = nil
+        }
         let printer = Task {
             var out = StandardOutput()
             for await received in hits where !quiet {
@@ -69,6 +91,7 @@ struct Serve: AsyncParsableCommand {
         }
         await StopSignal.wait()
         printError("drumbrain: stopping")
+        publisher?.stop()
         let totals = await server.stop()
         hitSink.finish()
         await printer.value

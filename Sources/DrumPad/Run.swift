@@ -64,9 +64,26 @@ struct Run: ParsableCommand {
         let padName = name ?? "\(HostName.current)-\(drum)"
         let target: PadLink.Target = brain.flatMap(Self.parseAddress).map { .address(host: $0.host, port: $0.port) }
             ?? .discover(brainName: brainName)
+        var finder: AvahiBrowser?
+        if case .discover = target {
+            do {
+                finder = try AvahiBrowser { event in
+                    switch event {
+                    case .noDaemon:
+                        printError("drumpad: no Avahi daemon is running, so no brain can be discovered; "
+                                   + "start avahi-daemon, or give --brain HOST:PORT")
+                    case .daemonLost: printError("drumpad: the Avahi daemon went away; discovery resumes when it returns")
+                    case .found(let brain): printError("drumpad: found brain \"\(brain.name)\" at \(brain.host):\(brain.port)")
+                    case .failed(let message): printError("drumpad: discovery failed: \(message)")
+                    }
+                }
+            } catch {
+                printError("drumpad: cannot use Avahi (\(error)); give --brain HOST:PORT")
+            }
+        }
         let welcomed = DispatchSemaphore(value: 0)
         let link = PadLink(configuration: .init(padName: padName, drum: drum, target: target),
-                           finder: nil) { event in
+                           finder: finder) { event in
             switch event {
             case .connected(let address): printError("drumpad: connected to \(address)")
             case .welcomed(let brain, let kit):
@@ -102,6 +119,7 @@ struct Run: ParsableCommand {
             done.signal()
         }
         done.wait()
+        finder?.stop()
         let stats = box.value
         printError("drumpad: \(replay): \(source.samples) samples replayed; \(options.text): \(hitCount) hits, "
                    + "\(stats.sentHits) sent, \(stats.droppedHits) dropped while disconnected"

@@ -189,7 +189,12 @@ final class PadLinkCore {
             case .sayHelloAndStartPinging:
                 write(.hello(version: DrumMessage.protocolVersion, padName: configuration.padName,
                              drum: configuration.drum))
+                // A quick burst first, so the brain knows the clock offset before the first
+                // hits; then the steady interval.
                 ping()
+                for burst in 1...3 {
+                    loop.scheduleTask(in: .milliseconds(Int64(burst) * 20)) { box.value.ping() }
+                }
                 let interval = TimeAmount.microseconds(configuration.pingIntervalMicros)
                 pingTask = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
                     box.value.ping()

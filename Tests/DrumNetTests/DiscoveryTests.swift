@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import TestSupport
+
+/// Whether this machine can run the private Avahi of DESIGN.md §11 (root, network namespaces,
+/// dbus-daemon, avahi-daemon).
+let avahiSandboxAvailable: Bool = getuid() == 0 && toolAvailable("avahi-daemon")
+    && toolAvailable("dbus-daemon") && toolAvailable("ip") && toolAvailable("avahi-browse")
+
+/// A private Avahi daemon in its own network namespace, started for one test and stopped after.
+final class AvahiSandbox {
+    let folder: String
+    let script = Program.repositoryRoot + "/scripts/avahi-sandbox"
+
+    init() throws {
+        folder = "/tmp/drumtest-avahi-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let run = Program.runTool(script, ["start", folder])
+        guard run.status == 0 else { throw SandboxError(message: run.stderr) }
+    }
+
+    /// Arguments that run `command` inside the namespace with the private bus.
+    func inside(_ command: [String]) -> [String] { [script, "run", folder] + command }
+
+    func restartDaemon() { _ = Program.runTool(script, ["restart", folder]) }
+    func killDaemon() { _ = Program.runTool(script, ["kill-daemon", folder]) }
+    func startDaemon() { _ = Program.runTool(script, ["start-daemon", folder]) }
+
+    deinit { _ = Program.runTool(script, ["stop", folder]) }
+}
+
+struct SandboxError: Error { let message: String }
+
+@Suite(.serialized, .enabled(if: avahiSandboxAvailable,
+                             "needs root, avahi-daemon, dbus-daemon, avahi-utils and iproute2 for a private Avahi"))
+struct DiscoveryTests {
+    let brain = Program.productsFolder + "/drumbrain"
+    let pad = Program.productsFolder + "/drumpad"
+
+    func shortLog() -> String {
+        var text = "# drumpad sensor log v1\nt,z\n"
+        for i in 0..<100 { text += "\(Double(i) * 0.004),\(i == 10 || i == 40 || i == 70 ? 2.5 : 1.0)\n" }
+        return Program.temporaryFile(text)
+    }
+
+    func waitFor(_ process: BackgroundProcess, _ text: String, seconds: Double = 5) -> Bool {
+        eventually(within: seconds) { process.output.contains(text) }
+    }
+
+    @Test func brainIsPublishedRenamedOnCollisionAndFoundByPads() throws {
+        let avahi = try AvahiSandbox()
+        let first = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7790"]))!
+        #expect(waitFor(first, "published as \"studio\""))
+        // avahi-browse sees it on the bridge and loopback, with its TXT records.
+        let browse = Program.runTool(avahi.script, ["run", avahi.folder, "avahi-browse", "-rpt", "_drumbrain._tcp"])
+        let resolved = browse.stdout.split(separator: "\n").filter { $0.hasPrefix("=") && $0.contains(";studio;") }
+        #expect(!resolved.isEmpty)
+        #expect(resolved.allSatisfy { $0.contains(";7790;") && $0.contains("\"proto=1\"") && $0.contains("\"kit=") })
+        #expect(resolved.contains { $0.contains(";br0;") } && resolved.contains { $0.contains(";lo;") })
+
+        let second = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7791"]))!
+        #expect(waitFor(second, "publishing as \"studio #2\""))
+        #expect(waitFor(second, "published as \"studio #2\""))
+
+        // A pad with no address finds the brain it names, and plays it.
+        let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "snare",
+                                                 "--replay", shortLog(), "--brain-name", "studio"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("welcomed"))
+        #expect(waitFor(first, "hit drum=snare"))
+        #expect(first.output.components("hit drum=snare") == 3)
+        #expect(second.output.components("hit drum=snare") == 0)
+        first.stop(signal: SIGINT)
+        second.stop(signal: SIGINT)
+    }
+
+    @Test func afterTheDaemonRestartsTheBrainIsPublishedAgainAndFound() throws {
+        let avahi = try AvahiSandbox()
+        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "stage", "--port", "7792"]))!
+        #expect(waitFor(brainProcess, "published as \"stage\""))
+        avahi.killDaemon()
+        #expect(waitFor(brainProcess, "the Avahi daemon went away"))
+        avahi.startDaemon()
+        #expect(eventually(within: 5) { brainProcess.output.components("published as \"stage\"") == 2 })
+        let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "kick",
+                                                 "--replay", shortLog()])
+        #expect(run.status == 0 && run.stderr.contains("found brain \"stage\""), "\(run.stderr)")
+        #expect(eventually(within: 3) { brainProcess.output.components("hit drum=kick") == 3 })
+        brainProcess.stop(signal: SIGINT)
+        #expect(brainProcess.output.contains("pad "))
+    }
+
+    @Test func withoutADaemonBothSaySoOnceAndExplicitAddressesWork() throws {
+        let avahi = try AvahiSandbox()
+        avahi.killDaemon()
+        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "alone", "--port", "7793"]))!
+        #expect(waitFor(brainProcess, "no Avahi daemon is running"))
+        let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "kick",
+                                                 "--replay", shortLog(), "--brain", "127.0.0.1:7793"])
+        #expect(run.status == 0)
+        #expect(eventually(within: 3) { brainProcess.output.components("hit drum=kick") == 3 })
+        brainProcess.stop(signal: SIGINT)
+        #expect(brainProcess.output.components("no Avahi daemon is running") == 1)
+    }
+}
+
+extension String {
+    /// How many times `part` occurs.
+    func components(_ part: String) -> Int { split(separator: part, omittingEmptySubsequences: false).count - 1 }
+}
