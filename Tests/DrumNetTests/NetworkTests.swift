@@ -56,14 +56,14 @@ struct RawSocket {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if ok != 0 { Glibc.close(fd); return nil }
     }
 
     func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
 
-    /// Reads until the peer closes (or 3 s pass); returns the bytes and whether it closed.
+    /// Reads until the peer closes (or 10 s pass); returns the bytes and whether it closed.
     func readUntilClosed() -> ([UInt8], closed: Bool) {
         var all: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -212,7 +212,8 @@ struct NetworkTests {
         let (reply, closed) = socket.readUntilClosed()
         let waited = MonotonicClock.nowMicros() - start
         socket.close()
-        #expect(closed && waited < 2_500_000)
+        // Closed by the idle check (every second), well before the read would time out.
+        #expect(closed && waited < 8_000_000)
         if case .error(let text)? = messages(in: reply).first { #expect(text.contains("no message")) }
         else { Issue.record("no idle error") }
         await brain.stop()
