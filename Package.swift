@@ -57,6 +57,13 @@ let package = Package(
         .executableTarget(name: "hitdetect-bench", dependencies: ["HitDetect"],
                           path: "Benchmarks/HitDetectBench"),
 
+        // Loopback benchmark of pads and brain: swift run -c release drumnet-bench
+        .executableTarget(
+            name: "drumnet-bench",
+            dependencies: ["DrumNet", .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio")],
+            path: "Benchmarks/DrumNetBench"),
+
         // Counts allocations per thread in test executables (see its header for why).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),

@@ -92,6 +92,9 @@ public final class BrainServer: Sendable {
         }
     }
 
+    /// The event loop every connection runs on (for measurements of its thread).
+    public var eventLoop: any EventLoop { table.eventLoop }
+
     /// The port actually bound.
     public var port: Int { channel.localAddress?.port ?? configuration.port }
 

@@ -106,15 +106,18 @@ public final class PadLink: Sendable {
     }
 
     let configuration: Configuration
-    let group: MultiThreadedEventLoopGroup
+    /// The link's own event-loop thread, unless it was given a group to share.
+    let ownGroup: MultiThreadedEventLoopGroup?
     let core: NIOLoopBoundBox<PadLinkCore>
 
-    /// Creates a link; call `start()` to connect.
+    /// Creates a link; call `start()` to connect. Many links (a benchmark, a test) can share
+    /// `eventLoopGroup`; without one the link runs its own thread.
     public init(configuration: Configuration, finder: (any BrainFinder)? = nil,
+                eventLoopGroup: (any EventLoopGroup)? = nil,
                 onEvent: @escaping @Sendable (Event) -> Void) {
         self.configuration = configuration
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
+        ownGroup = eventLoopGroup == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
+        let loop = (eventLoopGroup ?? ownGroup!).next()
         core = NIOLoopBoundBox.makeBoxSendingValue(
             PadLinkCore(configuration: configuration, finder: finder, onEvent: onEvent), eventLoop: loop)
         let box = core
@@ -147,7 +150,7 @@ public final class PadLink: Sendable {
             let statistics = box.value.statistics
             return box.value.stop().map { statistics }
         }.get()
-        try? await group.shutdownGracefully()  // nothing to do if it fails
+        try? await ownGroup?.shutdownGracefully()  // nothing to do if it fails
         return final ?? Statistics()
     }
 }
