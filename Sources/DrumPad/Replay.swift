@@ -93,7 +93,7 @@ struct Replay: ParsableCommand {
         var progress = ProgressBar(label: "replay", worthShowing: files.sizeBytes > 16 << 20)
         let total = files.sizeBytes
         do {
-            try files.read(with: &reader, into: &batch) { batch, bytesRead in
+            let handle: (inout SensorBatch, Int) throws -> Void = { batch, bytesRead in
                 hits.removeAll(keepingCapacity: true)
                 detector.detect(batch, into: &hits)
                 for hit in hits {
@@ -103,6 +103,12 @@ struct Replay: ParsableCommand {
                 for i in batch.labelled { logLabels.append(batch.time[i]) }
                 try out.flushIfFull()
                 progress.update(done: bytesRead, total: total, detail: "\(bytesRead >> 20) of \(total >> 20) MiB")
+            }
+            // A regular file is parsed on two cores; a pipe is read in order.
+            if let mapped = try MappedFile(path: log) {
+                try ParallelLogReading.read(mapped, with: &reader, handle)
+            } else {
+                try files.read(with: &reader, into: &batch, handle)
             }
         } catch {
             progress.finish()

@@ -47,21 +47,23 @@ public struct SensorLogReader: Sendable {
     /// The options the reader runs with.
     public let options: Options
     /// Column names from the header, once it has been read.
-    public private(set) var columns: [String] = []
+    public internal(set) var columns: [String] = []
     /// `# key: value` comments, in order (the first 256).
-    public private(set) var metadata: [(key: String, value: String)] = []
+    public internal(set) var metadata: [(key: String, value: String)] = []
     /// Number of the last line consumed (1-based).
-    public private(set) var lineNumber = 0
+    public internal(set) var lineNumber = 0
     /// Data rows accepted so far.
-    public private(set) var rowCount = 0
+    public internal(set) var rowCount = 0
+    /// Made by `continuation()`: reads a later part of a log, with rows before it.
+    var isContinuation = false
     /// Malformed rows skipped so far (only with `Options.skipBadRows`).
     public private(set) var skippedRowCount = 0
     /// Messages of the first ten skipped rows.
     public private(set) var skippedRowMessages: [String] = []
-    /// Time of the first and the last accepted row.
-    public private(set) var firstTime: Double?
+    /// Time of the first accepted row.
+    public internal(set) var firstTime: Double?
     /// Time of the last accepted row.
-    public private(set) var lastTime: Double?
+    public internal(set) var lastTime: Double?
 
     @usableFromInline var roles: [ColumnRole] = []
     @usableFromInline var sawHeader = false
@@ -90,9 +92,9 @@ public struct SensorLogReader: Sendable {
     /// and for a line longer than `Options.maxLineBytes`. Rows before the bad one are in `batch`.
     public mutating func read(_ bytes: UnsafeRawBufferPointer, isEnd: Bool,
                               into batch: inout SensorBatch) throws(HitDetectError) -> Int {
+        if batch.count == 0 { batch.firstIndex = rowCount }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0
         else { return 0 }
-        if batch.count == 0 { batch.firstIndex = rowCount }
         let end = bytes.count
         var lineStart = 0
         if lineNumber == 0 && !sawHeader && end >= 3
@@ -220,7 +222,7 @@ public struct SensorLogReader: Sendable {
                     guard t >= previousTime else { break lines }  // the general path reports it
                     if pendingGap {
                         pendingGap = false
-                        if rowCount > 0 { batch.gapsBefore.append(batch.count) }
+                        if rowCount > 0 || isContinuation { batch.gapsBefore.append(batch.count) }
                     }
                     if labelled { batch.labelled.append(batch.count) }
                     batch.time.append(t)
@@ -229,7 +231,7 @@ public struct SensorLogReader: Sendable {
                         batch.x.append(x)
                         batch.y.append(y)
                     }
-                    if rowCount == 0 { firstTime = t }
+                    if firstTime == nil { firstTime = t }
                     previousTime = t
                     rowCount &+= 1
                     lineNumber &+= 1
@@ -362,7 +364,7 @@ public struct SensorLogReader: Sendable {
         }
         if pendingGap {
             pendingGap = false
-            if rowCount > 0 { batch.gapsBefore.append(batch.count) }
+            if rowCount > 0 || isContinuation { batch.gapsBefore.append(batch.count) }
         }
         if labelled { batch.labelled.append(batch.count) }
         batch.time.append(t)
