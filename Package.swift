@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(
             name: "CEvdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(
+            name: "CSampleRate", pkgConfig: "samplerate",
+            providers: [.apt(["libsamplerate0-dev"])]),
 
         // Pure Swift signal code: detectors, sensor logs, scoring, sweeps. No Foundation, no C.
         .target(name: "HitDetect"),
@@ -40,10 +43,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
+        // brain and a pad's --local playback.
+        .target(name: "DrumAudio", dependencies: ["CSndFile", "CSampleRate", "CALSA"]),
         .executableTarget(
             name: "DrumBrain",
             dependencies: [
-                "DrumNet", "CALSA", "CSndFile",
+                "DrumNet", "DrumAudio", "CALSA", "CSndFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -71,6 +77,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport"]),
         .testTarget(name: "DrumBrainTests", dependencies: ["DrumBrain", "CALSA", "CSndFile"]),
+        .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "CEvdev", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,3 @@
+// Why this shim exists: Swift imports libsamplerate through this one header.
+#pragma once
+#include <samplerate.h>

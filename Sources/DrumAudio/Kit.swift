@@ -1,0 +1,94 @@
+/// A kit ready to play: every sample at the output rate, pan gains worked out.
+///
+/// Immutable, so it can be handed to the audio thread by pointer and read there without locks.
+/// Thread safety: immutable; share freely. Real-time safety: reading is plain memory access.
+public final class Kit: Sendable {
+    /// The kit's name (`kit=` in the brain's TXT record).
+    public let name: String
+    /// The drums, in the kit file's order.
+    public let drums: [Drum]
+    /// The rate every sample is at.
+    public let sampleRate: Double
+
+    /// Creates a kit.
+    public init(name: String, drums: [Drum], sampleRate: Double) {
+        self.name = name
+        self.drums = drums
+        self.sampleRate = sampleRate
+    }
+
+    /// The index of the drum named `name`, or nil.
+    public func index(of name: String) -> Int? { drums.firstIndex { $0.name == name } }
+
+    /// One drum: where it sits and what it sounds like at each velocity.
+    public struct Drum: Sendable {
+        /// Lower-case name, such as `snare` or `hat-closed`.
+        public var name: String
+        /// Degrees, −90 hard left … +90 hard right.
+        public var azimuth: Double
+        /// Linear gain.
+        public var gain: Double
+        /// Velocity layers, each covering `minVelocity...maxVelocity` (at least one).
+        public var layers: [Layer]
+
+        /// Creates a drum.
+        public init(name: String, azimuth: Double, gain: Double, layers: [Layer]) {
+            precondition(!layers.isEmpty, "a drum needs at least one sample")
+            self.name = name
+            self.azimuth = azimuth
+            self.gain = gain
+            self.layers = layers
+        }
+
+        /// Constant-power pan gains (DESIGN.md §8): `p = (azimuth + 90) / 180`,
+        /// `left = cos(p·π/2)`, `right = sin(p·π/2)`.
+        public var panGains: (left: Double, right: Double) {
+            let p = (min(90, max(-90, azimuth)) + 90) / 180
+            return (Self.cosine(p * Double.pi / 2), Self.sine(p * Double.pi / 2))
+        }
+
+        /// The layer for `velocity`: the first whose range holds it, else the nearest.
+        public func layer(for velocity: Float) -> Layer {
+            let v = Double(velocity)
+            if let match = layers.first(where: { v >= $0.minVelocity && v <= $0.maxVelocity }) { return match }
+            return layers.min { distance($0, v) < distance($1, v) }!
+        }
+
+        private func distance(_ layer: Layer, _ v: Double) -> Double {
+            v < layer.minVelocity ? layer.minVelocity - v : v - layer.maxVelocity
+        }
+
+        // Foundation-free sine and cosine on 0...π/2 (Taylor series to 1e-12): the pan law needs
+        // no more, and the audio engine stays free of libm at load too.
+        static func sine(_ x: Double) -> Double {
+            var term = x, sum = x
+            for n in 1...12 {
+                term *= -x * x / Double((2 * n) * (2 * n + 1))
+                sum += term
+            }
+            return sum
+        }
+
+        static func cosine(_ x: Double) -> Double { sine(Double.pi / 2 - x) }
+    }
+
+    /// One sample and the velocities it plays for.
+    public struct Layer: Sendable {
+        /// The sound, at the kit's rate.
+        public var buffer: AudioBuffer
+        /// Lowest velocity for this layer, 0...1.
+        public var minVelocity: Double
+        /// Highest velocity for this layer, 0...1.
+        public var maxVelocity: Double
+        /// Where it came from, for `check-kit`.
+        public var source: String
+
+        /// Creates a layer.
+        public init(buffer: AudioBuffer, minVelocity: Double = 0, maxVelocity: Double = 1, source: String) {
+            self.buffer = buffer
+            self.minVelocity = minVelocity
+            self.maxVelocity = maxVelocity
+            self.source = source
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import DrumAudio
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `drumbrain render`: a hit list to a WAV file, offline.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render a hit list (t,drum,velocity) to a WAV file through the mixer, offline.",
+        discussion: """
+            Sample-exact and deterministic: a hit at t starts at frame round(t × rate), and the \
+            same input always gives the same samples. The output is 48 kHz stereo, 32-bit float \
+            (or 16-bit PCM with --pcm16).
+
+            Example:
+              printf 't,drum,velocity\\n0,kick,1\\n0.5,snare,0.8\\n' > hits.csv
+              drumbrain render --hits hits.csv --out groove.wav
+            """)
+
+    @Option(help: "The kit: a kit.json or its folder (default: the bundled kit).")
+    var kit: String?
+
+    @Option(help: "The hit list: CSV with t (seconds), drum, and optional velocity (0…1).")
+    var hits: String
+
+    @Option(help: "The WAV file to write.")
+    var out: String
+
+    @Flag(help: "Write 16-bit PCM instead of 32-bit float.")
+    var pcm16 = false
+
+    func run() throws {
+        let kitPath = try kit ?? BundledKit.path()
+        let loaded = try KitLoader.load(kitPath)
+        let list = try OfflineRender.readHits(hits)
+        let (samples, unknown) = OfflineRender.render(kit: loaded, hits: list)
+        try samples.withUnsafeBufferPointer { buffer in
+            try SoundFile.writeWAV(out, interleaved: buffer, channels: 2, sampleRate: Int(loaded.sampleRate), pcm16: pcm16)
+        }
+        if !unknown.isEmpty {
+            printError("drumbrain render: the kit \"\(loaded.name)\" has no \(unknown.joined(separator: ", ")); "
+                       + "those hits were skipped (drums: \(loaded.drums.map(\.name).joined(separator: ", ")))")
+        }
+        let seconds = Double(samples.count / 2) / loaded.sampleRate
+        printError("drumbrain render: \(list.count) hits with kit \"\(loaded.name)\" → \(out) "
+                   + "(\(String(format3: seconds)) s, \(Int(loaded.sampleRate)) Hz stereo)")
+    }
+}
+
+/// `drumbrain check-kit`: load a kit and show what is in it.
+struct CheckKit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-kit",
+        abstract: "Load a kit, check it, and print its drums with their azimuths and layers.")
+
+    @Argument(help: "A kit.json or its folder (default: the bundled kit).")
+    var path: String?
+
+    func run() throws {
+        let kitPath = try path ?? BundledKit.path()
+        let kit = try KitLoader.load(kitPath)
+        print("kit \"\(kit.name)\" (\(kitPath)): \(kit.drums.count) drums at \(Int(kit.sampleRate)) Hz")
+        for drum in kit.drums {
+            let layers = drum.layers.map { layer in
+                "\(layer.source) [\(String(format3: layer.minVelocity))…\(String(format3: layer.maxVelocity))] "
+                    + "\(String(format3: Double(layer.buffer.frames) / kit.sampleRate)) s"
+                    + (layer.buffer.channels == 2 ? " stereo" : " mono")
+            }
+            print("  \(drum.name): azimuth \(drum.azimuth)°, gain \(drum.gain); " + layers.joined(separator: "; "))
+        }
+    }
+}
+
+/// Finds the bundled kit both in the repository and installed beside the executable.
+enum BundledKit {
+    static func path() throws -> String {
+        let executable = CommandLine.arguments[0]
+        var folder = executable.contains("/") ? String(executable[..<executable.lastIndex(of: "/")!]) : "."
+        var candidates = ["Samples/kit/kit.json"]
+        for _ in 0..<6 {
+            candidates.append(folder + "/share/drumtrigger/kit/kit.json")
+            candidates.append(folder + "/Samples/kit/kit.json")
+            folder += "/.."
+        }
+        if let found = candidates.first(where: { access($0, R_OK) == 0 }) { return found }
+        throw ValidationError("no --kit given and the bundled kit (Samples/kit/kit.json) was not found; "
+                              + "give --kit PATH")
+    }
+}
