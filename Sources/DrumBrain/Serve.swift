@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import DrumAudio
 import DrumNet
 #if canImport(Glibc)
 import Glibc
@@ -32,6 +33,24 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most connections at once; more are told so and closed.")
     var maxConnections: Int = 300
 
+    @Option(help: "The kit: a kit.json or its folder (default: the bundled kit).")
+    var kit: String?
+
+    @Option(help: "Where the sound goes: alsa:DEVICE, wav:FILE (written in real time) or null.")
+    var output: String = "alsa:default"
+
+    @Option(help: "Also record what is played to this WAV file.")
+    var record: String?
+
+    @Option(help: "Output sample rate in Hz.")
+    var rate: Int = 48_000
+
+    @Option(help: "Frames per audio period (smaller is lower latency, larger is safer).")
+    var period: Int = 128
+
+    @Option(help: "Periods in the device buffer.")
+    var periods: Int = 3
+
     @Flag(help: "Print no line per hit.")
     var quiet = false
 
@@ -39,19 +58,47 @@ struct Serve: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be > 0 seconds") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be > 0") }
+        guard AudioEngine.Output(output) != nil else {
+            throw ValidationError("--output must be alsa:DEVICE, wav:FILE or null, such as alsa:default")
+        }
+        guard (8_000...192_000).contains(rate) else { throw ValidationError("--rate must be 8000…192000 Hz") }
+        guard (16...8192).contains(period), (2...16).contains(periods) else {
+            throw ValidationError("--period must be 16…8192 frames and --periods 2…16")
+        }
     }
 
     func run() async throws {
         let brainName = name ?? HostName.current
+        let loadedKit = try KitLoader.load(try kit ?? BundledKit.path(), sampleRate: Double(rate))
+        let engine = try AudioEngine(kit: loadedKit, configuration: .init(
+            output: AudioEngine.Output(output)!, sampleRate: rate, periodFrames: period, periods: periods,
+            record: record))
+        engine.start()
+        printError("drumbrain: kit \"\(loadedKit.name)\" (\(loadedKit.drums.map(\.name).joined(separator: ", "))) → \(engine.outputDescription)"
+                   + (record.map { "; recording to \($0)" } ?? ""))
+        for _ in 0..<100 where engine.status.realtime == nil { try await Task.sleep(for: .milliseconds(5)) }
+        if engine.status.realtime == false {
+            printError("drumbrain: the audio thread runs without real-time priority (SCHED_FIFO: "
+                       + "\(engine.status.realtimeRefusal ?? "refused")); under load expect glitches. "
+                       + "Allow it with `ulimit -r 95` or an rtprio limit in /etc/security/limits.d/")
+        }
+        // The kit's drum indices, read on the network thread (the single producer of hits).
+        let drumIndex = Dictionary(uniqueKeysWithValues: loadedKit.drums.enumerated().map { ($1.name, $0) })
         let (hits, hitSink) = AsyncStream.makeStream(of: ReceivedHit.self,
                                                     bufferingPolicy: .bufferingNewest(4096))
         let server: BrainServer
         do {
             server = try await BrainServer(
-                configuration: .init(host: bind, port: port, brainName: brainName, kitName: "none",
+                configuration: .init(host: bind, port: port, brainName: brainName, kitName: loadedKit.name,
                                      limits: .init(idleTimeoutMicros: Int64(idleTimeout * 1e6)),
                                      maxConnections: maxConnections),
-                onHit: { hitSink.yield($0) })
+                onHit: { received in
+                    // On the network's event-loop thread: hand the hit to the audio thread at once.
+                    if let index = drumIndex[received.hit.drum] {
+                        _ = engine.play(drum: index, velocity: received.hit.velocity)
+                    }
+                    hitSink.yield(received)
+                })
         } catch {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "
                                   + "is another drumbrain running? Try --port with another number")
@@ -60,7 +107,7 @@ struct Serve: AsyncParsableCommand {
         let publisher: AvahiPublisher?
         do {
             publisher = try AvahiPublisher(name: brainName, port: server.port,
-                                           txt: ["proto=\(DrumMessage.protocolVersion)", "kit=none"]) { event in
+                                           txt: ["proto=\(DrumMessage.protocolVersion)", "kit=\(loadedKit.name)"]) { event in
                 switch event {
                 case .published(let name):
                     printError("drumbrain: published as \"\(name)\" (\(AvahiPublisher.serviceType)); pads find it by itself")
@@ -82,6 +129,11 @@ struct Serve: AsyncParsableCommand {
         let printer = Task {
             var out = StandardOutput()
             for await received in hits where !quiet {
+                guard drumIndex[received.hit.drum] != nil else {
+                    out.writeLine("unknown drum=\(received.hit.drum) pad=\(received.padName ?? "-") (the kit has "
+                                  + loadedKit.drums.map(\.name).joined(separator: ", ") + ")")
+                    continue
+                }
                 var line = "hit drum=\(received.hit.drum) velocity="
                 line += String(format3: Double(received.hit.velocity))
                 line += " pad=\(received.padName ?? "-")"
@@ -95,6 +147,12 @@ struct Serve: AsyncParsableCommand {
         let totals = await server.stop()
         hitSink.finish()
         await printer.value
+        engine.stop()
+        let status = engine.status
+        printError("audio: \(status.mixer.hits) sounds started, \(status.xruns) underruns, "
+                   + "\(status.mixer.unknownDrums) unknown drums, \(status.mixer.limitedSamples) samples limited"
+                   + (status.realtime == false ? "; ran without SCHED_FIFO (\(status.realtimeRefusal ?? "refused"))" : "")
+                   + (status.outputError.map { "; output failed: \($0)" } ?? ""))
         for pad in totals {
             printError("pad \(pad.padName ?? "-") (\(pad.address)): \(pad.hits) hits, "
                        + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages")

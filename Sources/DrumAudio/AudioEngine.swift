@@ -1,0 +1,210 @@
+import CALSA
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The brain's live audio: a mixer on its own real-time thread, writing to an output.
+///
+/// The audio thread renders a period, hands a copy to the recorder (if any) through a ring,
+/// and writes it to the output: ALSA (which paces it), or a WAV file or nothing, paced by the
+/// clock. It tries SCHED_FIFO and reports a refusal once through `status`.
+///
+/// Thread safety: `start`/`stop` from the control side; `play` from one producer thread at a
+/// time (the network's event loop); `status` from anywhere.
+public final class AudioEngine: @unchecked Sendable {
+    // @unchecked: the audio thread owns `buffer`, `alsa` and the pacing state while it runs;
+    // the control side touches them only before `start` and after `stop` has joined it.
+
+    /// Where the sound goes.
+    public enum Output: Sendable, Equatable, CustomStringConvertible {
+        /// An ALSA PCM, such as `default` or `hw:0`.
+        case alsa(String)
+        /// A WAV file, written in real time.
+        case wav(String)
+        /// Nowhere, in real time.
+        case null
+
+        /// Parses `alsa:DEVICE`, `wav:FILE` or `null`.
+        public init?(_ text: String) {
+            if text == "null" { self = .null }
+            else if text.hasPrefix("alsa:") && text.count > 5 { self = .alsa(String(text.dropFirst(5))) }
+            else if text.hasPrefix("wav:") && text.count > 4 { self = .wav(String(text.dropFirst(4))) }
+            else { return nil }
+        }
+
+        public var description: String {
+            switch self {
+            case .alsa(let device): "alsa:\(device)"
+            case .wav(let path): "wav:\(path)"
+            case .null: "null"
+            }
+        }
+    }
+
+    /// How the engine runs.
+    public struct Configuration: Sendable {
+        /// Where the sound goes.
+        public var output: Output
+        /// Frames per second (the kit is loaded at this rate).
+        public var sampleRate: Int
+        /// Frames per period.
+        public var periodFrames: Int
+        /// Periods in the device buffer.
+        public var periods: Int
+        /// Also record what is played to this WAV file.
+        public var record: String?
+
+        /// Creates a configuration; the defaults are DESIGN.md §9's (128 × 3 at 48 kHz).
+        public init(output: Output = .alsa("default"), sampleRate: Int = 48_000, periodFrames: Int = 128,
+                    periods: Int = 3, record: String? = nil) {
+            self.output = output
+            self.sampleRate = sampleRate
+            self.periodFrames = periodFrames
+            self.periods = periods
+            self.record = record
+        }
+    }
+
+    /// What the control side can report.
+    public struct Status: Sendable, Equatable {
+        /// The mixer's counters.
+        public var mixer: Mixer.Counters
+        /// Underruns recovered (ALSA).
+        public var xruns: Int
+        /// Whether SCHED_FIFO was granted; nil until the thread has tried.
+        public var realtime: Bool?
+        /// Why SCHED_FIFO was refused, if it was.
+        public var realtimeRefusal: String?
+        /// A fatal output error that stopped the audio thread, if any.
+        public var outputError: String?
+        /// Samples the recorder or WAV output dropped because the disk fell behind.
+        public var droppedSamples: Int
+    }
+
+    /// The mixer the audio thread runs.
+    public let mixer: Mixer
+    /// Hits for the mixer: push from one producer thread.
+    public let queue: HitQueue
+    /// The settings in force (period and rate as the device granted them).
+    public let configuration: Configuration
+    /// The output's description, such as `alsa:default (float, period 128, buffer 384)`.
+    public let outputDescription: String
+
+    private let buffer: UnsafeMutablePointer<Float>
+    private let alsa: ALSAPlayback?
+    private let wavOutput: WAVWriter?
+    private let recorder: WAVWriter?
+    private let running = Atomic<Bool>(false)
+    private let xrunCount = Atomic<Int>(0)
+    /// 0 untried, 1 granted, 2 refused.
+    private let realtimeState = Atomic<Int>(0)
+    private let realtimeErrno = Atomic<Int32>(0)
+    private let fatalError = Atomic<Int32>(0)
+    private var thread = pthread_t()
+
+    /// Opens the output and prepares everything the audio thread needs.
+    public init(kit: Kit, configuration: Configuration) throws(DrumAudioError) {
+        queue = HitQueue(capacity: 1024)
+        mixer = Mixer(kit: kit, queue: queue)
+        var config = configuration
+        switch configuration.output {
+        case .alsa(let device):
+            let playback = try ALSAPlayback(device: device, rate: configuration.sampleRate,
+                                            periodFrames: configuration.periodFrames, periods: configuration.periods)
+            alsa = playback
+            wavOutput = nil
+            config.periodFrames = playback.periodFrames
+            outputDescription = "alsa:\(device) (\(playback.isFloat ? "float" : "16-bit"), \(playback.rate) Hz, "
+                + "period \(playback.periodFrames), buffer \(playback.bufferFrames))"
+        case .wav(let path):
+            alsa = nil
+            wavOutput = try WAVWriter(path: path, sampleRate: configuration.sampleRate)
+            outputDescription = "wav:\(path) (float, \(configuration.sampleRate) Hz, real time)"
+        case .null:
+            alsa = nil
+            wavOutput = nil
+            outputDescription = "null (\(configuration.sampleRate) Hz, real time)"
+        }
+        recorder = try configuration.record.map { path throws(DrumAudioError) in
+            try WAVWriter(path: path, sampleRate: configuration.sampleRate)
+        }
+        self.configuration = config
+        // Touched now, so the audio thread never faults a fresh page.
+        buffer = .allocate(capacity: config.periodFrames * 2)
+        buffer.initialize(repeating: 0, count: config.periodFrames * 2)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Starts the audio thread.
+    public func start() {
+        guard !running.load(ordering: .relaxed) else { return }
+        running.store(true, ordering: .releasing)
+        let me = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&thread, nil, { argument in
+            let engine = Unmanaged<AudioEngine>.fromOpaque(argument!).takeRetainedValue()
+            engine.audioThread()
+            return nil
+        }, me)
+    }
+
+    /// Stops the audio thread and closes the output and the recording.
+    public func stop() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        pthread_join(thread, nil)
+        wavOutput?.finish()
+        recorder?.finish()
+    }
+
+    /// Queues a hit to start at the beginning of the next period; false if the queue was full.
+    public func play(drum: Int, velocity: Float) -> Bool {
+        queue.push(ScheduledHit(drum: Int32(drum), velocity: velocity))
+    }
+
+    /// The counters and states now.
+    public var status: Status {
+        let rt = realtimeState.load(ordering: .acquiring)
+        let code = realtimeErrno.load(ordering: .relaxed)
+        let fatal = fatalError.load(ordering: .relaxed)
+        return Status(mixer: mixer.counters, xruns: xrunCount.load(ordering: .relaxed),
+                      realtime: rt == 0 ? nil : rt == 1,
+                      realtimeRefusal: rt == 2 ? String(cString: strerror(code)) : nil,
+                      outputError: fatal == 0 ? nil : String(cString: snd_strerror(fatal)),
+                      droppedSamples: (recorder?.ring.droppedCount ?? 0) + (wavOutput?.ring.droppedCount ?? 0))
+    }
+
+    /// The audio thread: render, record, write, repeat.
+    private func audioThread() {
+        var parameters = sched_param()
+        parameters.sched_priority = 70
+        let refused = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
+        realtimeErrno.store(refused, ordering: .relaxed)
+        realtimeState.store(refused == 0 ? 1 : 2, ordering: .releasing)
+        let frames = configuration.periodFrames
+        let periodNanos = Int64(frames) * 1_000_000_000 / Int64(configuration.sampleRate)
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        var xruns = 0
+        while running.load(ordering: .acquiring) {
+            mixer.render(into: buffer, frames: frames)
+            recorder?.ring.write(buffer, count: frames * 2)
+            if let alsa {
+                let error = alsa.write(buffer, frames: frames, xruns: &xruns)
+                xrunCount.store(xruns, ordering: .relaxed)
+                if error < 0 {
+                    fatalError.store(error, ordering: .relaxed)
+                    break
+                }
+            } else {
+                wavOutput?.ring.write(buffer, count: frames * 2)
+                // Paced by the clock: the next period is due one period later.
+                var nanos = Int64(deadline.tv_nsec) + periodNanos
+                deadline.tv_sec += Int(nanos / 1_000_000_000)
+                nanos %= 1_000_000_000
+                deadline.tv_nsec = Int(nanos)
+                while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+            }
+        }
+    }
+}
