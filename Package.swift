@@ -70,6 +70,9 @@ let package = Package(
                            .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/DrumNetBench"),
 
+        // The mixer's render path as real-time factors: swift run -c release audio-bench
+        .executableTarget(name: "audio-bench", dependencies: ["DrumAudio"], path: "Benchmarks/AudioBench"),
+
         // Counts allocations per thread in test executables (see its header for why).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
