@@ -18,6 +18,7 @@ final class ALSAPlayback {
     /// Opens and configures `device`. The corresponding C functions are `snd_pcm_open` and the
     /// `snd_pcm_hw_params_set_*` family.
     init(device: String, rate: Int, periodFrames: Int, periods: Int) throws(DrumAudioError) {
+        CALSA_silence_errors()  // our errors carry snd_strerror's text; alsa-lib's own lines are noise
         var handle: OpaquePointer?
         var error = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
         guard error >= 0, let handle else {
