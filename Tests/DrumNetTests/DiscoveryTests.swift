@@ -50,7 +50,7 @@ struct DiscoveryTests {
 
     @Test func brainIsPublishedRenamedOnCollisionAndFoundByPads() throws {
         let avahi = try AvahiSandbox()
-        let first = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7790"]))!
+        let first = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7790", "--output", "null"]))!
         #expect(waitFor(first, "published as \"studio\""))
         // avahi-browse sees it on the bridge and loopback, with its TXT records.
         let browse = Program.runTool(avahi.script, ["run", avahi.folder, "avahi-browse", "-rpt", "_drumbrain._tcp"])
@@ -59,7 +59,7 @@ struct DiscoveryTests {
         #expect(resolved.allSatisfy { $0.contains(";7790;") && $0.contains("\"proto=1\"") && $0.contains("\"kit=") })
         #expect(resolved.contains { $0.contains(";br0;") } && resolved.contains { $0.contains(";lo;") })
 
-        let second = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7791"]))!
+        let second = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7791", "--output", "null"]))!
         #expect(waitFor(second, "publishing as \"studio #2\""))
         #expect(waitFor(second, "published as \"studio #2\""))
 
@@ -77,7 +77,7 @@ struct DiscoveryTests {
 
     @Test func afterTheDaemonRestartsTheBrainIsPublishedAgainAndFound() throws {
         let avahi = try AvahiSandbox()
-        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "stage", "--port", "7792"]))!
+        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "stage", "--port", "7792", "--output", "null"]))!
         #expect(waitFor(brainProcess, "published as \"stage\""))
         avahi.killDaemon()
         #expect(waitFor(brainProcess, "the Avahi daemon went away"))
@@ -94,7 +94,7 @@ struct DiscoveryTests {
     @Test func withoutADaemonBothSaySoOnceAndExplicitAddressesWork() throws {
         let avahi = try AvahiSandbox()
         avahi.killDaemon()
-        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "alone", "--port", "7793"]))!
+        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "alone", "--port", "7793", "--output", "null"]))!
         #expect(waitFor(brainProcess, "no Avahi daemon is running"))
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "kick",
                                                  "--replay", shortLog(), "--brain", "127.0.0.1:7793"])
