@@ -2,14 +2,21 @@ import Foundation
 
 /// Loads kits: the JSON form of DESIGN.md §8. Control-side only (file I/O, allocation).
 public enum KitLoader {
-    /// Loads the kit at `path` (a `kit.json`, or a folder holding one), with every sample read
-    /// through libsndfile and converted to `sampleRate`.
+    /// Loads the kit at `path`: a `kit.json` or a Hydrogen `drumkit.xml`, or a folder holding
+    /// one, with every sample read through libsndfile and converted to `sampleRate`.
     public static func load(_ path: String, sampleRate: Double = 48_000) throws(DrumAudioError) -> Kit {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw .unreadableKit(path: path, reason: "no such file or folder")
         }
-        let file = isFolder.boolValue ? (path as NSString).appendingPathComponent("kit.json") : path
+        var file = path
+        if isFolder.boolValue {
+            let json = (path as NSString).appendingPathComponent("kit.json")
+            let hydrogen = (path as NSString).appendingPathComponent("drumkit.xml")
+            file = !FileManager.default.fileExists(atPath: json) && FileManager.default.fileExists(atPath: hydrogen)
+                ? hydrogen : json
+        }
+        if file.hasSuffix(".xml") { return try HydrogenKitLoader.load(file, sampleRate: sampleRate) }
         return try loadJSON(file, sampleRate: sampleRate)
     }
 

@@ -54,7 +54,8 @@ public enum SoundFile {
         }
     }
 
-    /// `buffer` converted to `rate` with libsamplerate's best sinc converter (a copy when the rate
+    /// `buffer` converted to `rate` with libsamplerate's medium sinc converter (97 dB SNR, 90 %
+    /// bandwidth; the best one takes seconds per kit to load), or itself when the rate
     /// already matches). The corresponding C function is `src_simple`.
     public static func resampled(_ buffer: AudioBuffer, to rate: Double, path: String) throws(DrumAudioError) -> AudioBuffer {
         guard buffer.sampleRate != rate else { return buffer }
@@ -69,7 +70,7 @@ public enum SoundFile {
             data.data_out = out.baseAddress
             data.output_frames = outFrames
             data.src_ratio = ratio
-            let status = src_simple(&data, Int32(SRC_SINC_BEST_QUALITY), Int32(buffer.channels))
+            let status = src_simple(&data, Int32(SRC_SINC_MEDIUM_QUALITY), Int32(buffer.channels))
             generated = Int(data.output_frames_gen)
             return status
         }

@@ -67,7 +67,8 @@ struct CheckKit: ParsableCommand {
                     + "\(String(format3: Double(layer.buffer.frames) / kit.sampleRate)) s"
                     + (layer.buffer.channels == 2 ? " stereo" : " mono")
             }
-            print("  \(drum.name): azimuth \(drum.azimuth)°, gain \(drum.gain); " + layers.joined(separator: "; "))
+            print("  \(drum.name): azimuth \(String(format1: drum.azimuth))°, gain \(String(format3: drum.gain)); "
+                  + layers.joined(separator: "; "))
         }
     }
 }

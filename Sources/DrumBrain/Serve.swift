@@ -206,6 +206,12 @@ enum HostName {
 }
 
 extension String {
+    /// `value` with 1 decimal.
+    init(format1 value: Double) {
+        let scaled = Int((value * 10).rounded())
+        self = (scaled < 0 ? "-" : "") + "\(abs(scaled) / 10).\(abs(scaled) % 10)"
+    }
+
     /// `value` with 3 decimals.
     init(format3 value: Double) {
         let scaled = Int((value * 1000).rounded())

@@ -1,0 +1,124 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Loads Hydrogen `drumkit.xml` kits (DESIGN.md §8): instruments become drums named by
+/// `KitLoader.drumName(from:)`; `pan` (−1…1), or `pan_L`/`pan_R` in older kits, becomes the
+/// azimuth; instrument `volume` × `gain` (× component gain) becomes the gain; each layer's
+/// `min`/`max` its velocity range, and its own `gain` scales its sample. Both layouts are read:
+/// layers directly under `instrument` (older) and under `instrumentComponent` (0.9.7 and later).
+public enum HydrogenKitLoader {
+    /// A parsed XML element: its name, text, and children.
+    final class Element {
+        let name: String
+        var text = ""
+        var children: [Element] = []
+        init(name: String) { self.name = name }
+
+        func child(_ name: String) -> Element? { children.first { $0.name == name } }
+        func all(_ name: String) -> [Element] { children.filter { $0.name == name } }
+        func number(_ name: String) -> Double? {
+            child(name).flatMap { Double($0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        func string(_ name: String) -> String? {
+            child(name)?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// Builds the element tree (XMLParser is a SAX parser).
+    final class TreeBuilder: NSObject, XMLParserDelegate {
+        var stack: [Element] = [Element(name: "#document")]
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            let element = Element(name: elementName)
+            stack.last!.children.append(element)
+            stack.append(element)
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+                    qualifiedName: String?) {
+            if stack.count > 1 { stack.removeLast() }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            stack.last!.text += string
+        }
+    }
+
+    /// Loads `file` (a drumkit.xml), samples relative to its folder, converted to `sampleRate`.
+    public static func load(_ file: String, sampleRate: Double) throws(DrumAudioError) -> Kit {
+        let folder = (file as NSString).deletingLastPathComponent
+        guard let parser = XMLParser(contentsOf: URL(fileURLWithPath: file)) else {
+            throw .unreadableKit(path: file, reason: "cannot open")
+        }
+        let builder = TreeBuilder()
+        parser.delegate = builder
+        guard parser.parse() else {
+            throw .unreadableKit(path: file, reason: "not valid XML (line \(parser.lineNumber)): "
+                                 + (parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"))
+        }
+        guard let root = builder.stack.first?.child("drumkit_info") else {
+            throw .badKit(path: file, detail: "no <drumkit_info>: not a Hydrogen drumkit.xml")
+        }
+        let kitName = root.string("name").flatMap { $0.isEmpty ? nil : $0 } ?? ((folder as NSString).lastPathComponent)
+        guard let instruments = root.child("instrumentList")?.all("instrument"), !instruments.isEmpty else {
+            throw .badKit(path: file, detail: "no <instrumentList> with instruments")
+        }
+        var drums: [Kit.Drum] = []
+        for instrument in instruments {
+            let instrumentName = instrument.string("name") ?? ""
+            var name = KitLoader.drumName(from: instrumentName)
+            if name.isEmpty { name = "instrument-\(instrument.string("id") ?? "\(drums.count)")" }
+            var unique = name, suffix = 2
+            while drums.contains(where: { $0.name == unique }) {
+                unique = "\(name)-\(suffix)"
+                suffix += 1
+            }
+            name = unique
+            let layerElements: [(Element, Double)] = instrument.all("layer").map { ($0, 1) }
+                + instrument.all("instrumentComponent").flatMap { component in
+                    component.all("layer").map { ($0, component.number("gain") ?? 1) }
+                }
+            guard !layerElements.isEmpty else { continue }  // an empty slot: nothing to play
+            let pan: Double
+            if let value = instrument.number("pan") {
+                pan = value
+            } else {
+                pan = (instrument.number("pan_R") ?? 1) - (instrument.number("pan_L") ?? 1)
+            }
+            let gain = (instrument.number("volume") ?? 1) * (instrument.number("gain") ?? 1)
+            var layers: [Kit.Layer] = []
+            for (layer, componentGain) in layerElements {
+                guard let filename = layer.string("filename"), !filename.isEmpty else {
+                    throw .badKit(path: file, detail: "instrument \"\(instrumentName)\": a layer has no <filename>")
+                }
+                let path = filename.hasPrefix("/") ? filename : (folder as NSString).appendingPathComponent(filename)
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw .sampleNotFound(kit: file, drum: name, sample: filename, lookedIn: folder)
+                }
+                var buffer: AudioBuffer
+                do {
+                    buffer = try SoundFile.resampled(try SoundFile.read(path), to: sampleRate, path: path)
+                } catch {
+                    if case .soundFile(_, let reason) = error {
+                        throw .unreadableSample(kit: file, drum: name, path: path, reason: reason)
+                    }
+                    throw error
+                }
+                let layerGain = Float((layer.number("gain") ?? 1) * componentGain)
+                if layerGain != 1 {
+                    let scaled = (0..<(buffer.frames * buffer.channels)).map { buffer.samples[$0] * layerGain }
+                    buffer = AudioBuffer(interleaved: scaled, channels: buffer.channels, sampleRate: buffer.sampleRate)
+                }
+                layers.append(Kit.Layer(buffer: buffer, minVelocity: max(0, min(1, layer.number("min") ?? 0)),
+                                        maxVelocity: max(0, min(1, layer.number("max") ?? 1)), source: filename))
+            }
+            drums.append(Kit.Drum(name: name, azimuth: max(-90, min(90, pan * 90)), gain: max(0, min(4, gain)),
+                                  layers: layers))
+        }
+        guard !drums.isEmpty else { throw .badKit(path: file, detail: "no instrument has a sample") }
+        return Kit(name: kitName, drums: drums, sampleRate: sampleRate)
+    }
+}
