@@ -158,8 +158,9 @@ public final class AudioEngine: @unchecked Sendable {
     }
 
     /// Queues a hit to start at the beginning of the next period; false if the queue was full.
-    public func play(drum: Int, velocity: Float) -> Bool {
-        queue.push(ScheduledHit(drum: Int32(drum), velocity: velocity))
+    /// With a non-zero `id` its start is reported on `mixer.started`.
+    public func play(drum: Int, velocity: Float, id: UInt32 = 0) -> Bool {
+        queue.push(ScheduledHit(drum: Int32(drum), velocity: velocity, id: id))
     }
 
     /// The counters and states now.

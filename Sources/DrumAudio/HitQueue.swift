@@ -8,15 +8,19 @@ public struct ScheduledHit: Sendable, Equatable {
     public var velocity: Float
     /// The output frame to start at, or `ScheduledHit.now` for the start of the next period.
     public var frame: Int64
+    /// The caller's number for this hit (0: none); a started hit with a number is reported on
+    /// the mixer's `started` queue.
+    public var id: UInt32
 
     /// Start at the beginning of the next render period.
     public static let now: Int64 = -1
 
     /// Creates a hit.
-    public init(drum: Int32, velocity: Float, frame: Int64 = ScheduledHit.now) {
+    public init(drum: Int32, velocity: Float, frame: Int64 = ScheduledHit.now, id: UInt32 = 0) {
         self.drum = drum
         self.velocity = velocity
         self.frame = frame
+        self.id = id
     }
 }
 
@@ -79,4 +83,57 @@ public final class HitQueue: @unchecked Sendable {
 
     /// Hits refused because the ring was full, since it was made.
     public var refusedCount: Int { refused.load(ordering: .relaxed) }
+}
+
+/// A hit the mixer started: its number, the output frame of its first sample, and the monotonic
+/// time (µs) at which the period holding that frame was rendered, just before it went out.
+public struct StartedHit: Sendable, Equatable {
+    /// The number given in `ScheduledHit.id`.
+    public var id: UInt32
+    /// Output frame of the first sample.
+    public var frame: Int64
+    /// Monotonic µs when its period was rendered.
+    public var renderedMicros: Int64
+}
+
+/// The same single-producer, single-consumer ring as `HitQueue`, for started hits flowing back
+/// from the audio thread (producer) to the control side (consumer).
+///
+/// Thread safety: one producer and one consumer. Real-time safety: wait-free.
+public final class StartedQueue: @unchecked Sendable {
+    // @unchecked: as `HitQueue`: slots are published by `tail` and released by `head`.
+    private let storage: UnsafeMutablePointer<StartedHit>
+    private let mask: Int
+    private let head = Atomic<Int>(0)
+    private let tail = Atomic<Int>(0)
+
+    /// Creates a ring of `capacity` slots (a power of two at least that large).
+    public init(capacity: Int = 1024) {
+        var size = 1
+        while size < capacity { size <<= 1 }
+        mask = size - 1
+        storage = .allocate(capacity: size)
+        storage.initialize(repeating: StartedHit(id: 0, frame: 0, renderedMicros: 0), count: size)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Adds one; false when full (the report is lost, the sound is not). Producer only.
+    @discardableResult
+    public func push(_ hit: StartedHit) -> Bool {
+        let t = tail.load(ordering: .relaxed)
+        guard t - head.load(ordering: .acquiring) <= mask else { return false }
+        storage[t & mask] = hit
+        tail.store(t + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Takes the oldest, or nil. Consumer only.
+    public func pop() -> StartedHit? {
+        let h = head.load(ordering: .relaxed)
+        guard h != tail.load(ordering: .acquiring) else { return nil }
+        let hit = storage[h & mask]
+        head.store(h + 1, ordering: .releasing)
+        return hit
+    }
 }

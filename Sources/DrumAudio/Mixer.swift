@@ -33,6 +33,8 @@ public final class Mixer: @unchecked Sendable {
     public let kit: Kit
     /// The hits to play.
     public let queue: HitQueue
+    /// Hits with a number, reported as they start (read by the control side).
+    public let started = StartedQueue(capacity: 1024)
     /// Frames over which a cut sound fades out (about 1 ms).
     public let fadeFrames: Int
     /// The level above which the limiter starts to bend the signal.
@@ -130,6 +132,9 @@ public final class Mixer: @unchecked Sendable {
     /// Real-time safety: no allocation, locks, I/O or throwing.
     public func render(into out: UnsafeMutablePointer<Float>, frames: Int) {
         let start = renderedFrames.load(ordering: .relaxed)
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)  // vDSO: no system call, no lock
+        let now = Int64(clock.tv_sec) * 1_000_000 + Int64(clock.tv_nsec) / 1000
         while let hit = queue.pop() {
             if pendingCount < pendingCapacity {
                 pending[pendingCount] = hit
@@ -157,7 +162,7 @@ public final class Mixer: @unchecked Sendable {
                 cursor = nextOffset
             }
             guard next >= 0 else { break }
-            trigger(pending[next])
+            trigger(pending[next], frame: start + Int64(nextOffset), renderedMicros: now)
             pendingCount -= 1
             pending[next] = pending[pendingCount]
         }
@@ -167,7 +172,7 @@ public final class Mixer: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func trigger(_ hit: ScheduledHit) {
+    private func trigger(_ hit: ScheduledHit, frame: Int64, renderedMicros: Int64) {
         let drum = Int(hit.drum)
         guard drum >= 0 && drum < drumCount else {
             unknownDrums.wrappingAdd(1, ordering: .relaxed)
@@ -199,6 +204,7 @@ public final class Mixer: @unchecked Sendable {
                               left: panLeft[drum] * gain * stereoBoost,
                               right: panRight[drum] * gain * stereoBoost, fadeLeft: -1)
         startedHits.wrappingAdd(1, ordering: .relaxed)
+        if hit.id != 0 { started.push(StartedHit(id: hit.id, frame: frame, renderedMicros: renderedMicros)) }
     }
 
     @inline(__always)

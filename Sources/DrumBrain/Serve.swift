@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import DrumAudio
 import DrumNet
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,8 +14,10 @@ struct Serve: AsyncParsableCommand {
         abstract: "Run the brain: accept pads and OSC clients, and play their hits.",
         discussion: """
             Each hit is printed on standard output as one line:
-              hit drum=snare velocity=0.500 pad=pad-1 latency_us=180
-            (latency_us appears once the pad has synchronised its clock). On SIGINT or SIGTERM \
+              hit drum=snare velocity=0.500 pad=pad-1 latency_us=180 frame=96000 brain_us=850
+            latency_us is the network latency (once the pad has synchronised its clock), frame \
+            the output frame where the sound starts, brain_us the time from receiving the hit to \
+            rendering the period it starts in. On SIGINT or SIGTERM \
             the brain closes every connection and prints each pad's totals on standard error.
             """)
 
@@ -84,8 +87,9 @@ struct Serve: AsyncParsableCommand {
         }
         // The kit's drum indices, read on the network thread (the single producer of hits).
         let drumIndex = Dictionary(uniqueKeysWithValues: loadedKit.drums.enumerated().map { ($1.name, $0) })
-        let (hits, hitSink) = AsyncStream.makeStream(of: ReceivedHit.self,
+        let (hits, hitSink) = AsyncStream.makeStream(of: (ReceivedHit, UInt32).self,
                                                     bufferingPolicy: .bufferingNewest(4096))
+        let numbers = HitNumbers()
         let server: BrainServer
         do {
             server = try await BrainServer(
@@ -94,10 +98,12 @@ struct Serve: AsyncParsableCommand {
                                      maxConnections: maxConnections),
                 onHit: { received in
                     // On the network's event-loop thread: hand the hit to the audio thread at once.
+                    var number: UInt32 = 0
                     if let index = drumIndex[received.hit.drum] {
-                        _ = engine.play(drum: index, velocity: received.hit.velocity)
+                        number = numbers.next()
+                        _ = engine.play(drum: index, velocity: received.hit.velocity, id: number)
                     }
-                    hitSink.yield(received)
+                    hitSink.yield((received, number))
                 })
         } catch {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "
@@ -128,16 +134,29 @@ struct Serve: AsyncParsableCommand {
         }
         let printer = Task {
             var out = StandardOutput()
-            for await received in hits where !quiet {
-                guard drumIndex[received.hit.drum] != nil else {
+            var starts: [UInt32: StartedHit] = [:]
+            for await (received, number) in hits where !quiet {
+                guard number != 0 else {
                     out.writeLine("unknown drum=\(received.hit.drum) pad=\(received.padName ?? "-") (the kit has "
                                   + loadedKit.drums.map(\.name).joined(separator: ", ") + ")")
                     continue
+                }
+                // Its start is reported within a period or two; wait at most 200 ms for it.
+                var waited = 0
+                while starts[number] == nil && waited < 200 {
+                    while let started = engine.mixer.started.pop() { starts[started.id] = started }
+                    if starts[number] == nil {
+                        try? await Task.sleep(for: .milliseconds(1))
+                        waited += 1
+                    }
                 }
                 var line = "hit drum=\(received.hit.drum) velocity="
                 line += String(format3: Double(received.hit.velocity))
                 line += " pad=\(received.padName ?? "-")"
                 if let latency = received.latencyMicros { line += " latency_us=\(latency)" }
+                if let started = starts.removeValue(forKey: number) {
+                    line += " frame=\(started.frame) brain_us=\(started.renderedMicros - received.receivedMicros)"
+                }
                 out.writeLine(line)
             }
         }
@@ -157,6 +176,17 @@ struct Serve: AsyncParsableCommand {
             printError("pad \(pad.padName ?? "-") (\(pad.address)): \(pad.hits) hits, "
                        + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages")
         }
+    }
+}
+
+/// Numbers hits for the mixer's start reports; used on the network thread only, atomic anyway.
+final class HitNumbers: Sendable {
+    private let counter = Atomic<UInt32>(0)
+
+    /// The next number, never 0.
+    func next() -> UInt32 {
+        let value = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return value == 0 ? counter.wrappingAdd(1, ordering: .relaxed).newValue : value
     }
 }
 

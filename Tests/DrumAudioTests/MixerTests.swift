@@ -141,13 +141,33 @@ struct MixerTests {
         mixer.render(into: out, frames: 128)  // first call outside: nothing lazily made inside
         allocation_counter_start()
         for period in 0..<500 {
-            if period % 5 == 0 { queue.push(ScheduledHit(drum: Int32(period % 2), velocity: 0.7)) }
+            if period % 5 == 0 { queue.push(ScheduledHit(drum: Int32(period % 2), velocity: 0.7, id: UInt32(period + 1))) }
+            _ = mixer.started.pop()
             if period % 7 == 0 { queue.push(ScheduledHit(drum: 9, velocity: 1)) }  // unknown drum
             mixer.render(into: out, frames: 128)
         }
         let counted = allocation_counter_stop()
         #expect(counted == 0)
         #expect(mixer.counters.hits == 100 && mixer.counters.unknownDrums == 72)
+    }
+}
+
+struct StartedReportTests {
+    @Test func numberedHitsReportTheFrameTheyStartAt() {
+        let kit = testKit([("kick", 0, 1_000, { _ in 0.5 })])
+        let queue = HitQueue()
+        let mixer = Mixer(kit: kit, queue: queue)
+        queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 300, id: 7))
+        queue.push(ScheduledHit(drum: 0, velocity: 1, id: 8))       // at the next period's start
+        queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 50))   // no number: no report
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        defer { out.deallocate() }
+        for _ in 0..<4 { mixer.render(into: out, frames: 128) }
+        let first = mixer.started.pop(), second = mixer.started.pop()
+        #expect(first?.id == 8 && first?.frame == 0)
+        #expect(second?.id == 7 && second?.frame == 300)
+        #expect(second!.renderedMicros >= first!.renderedMicros)
+        #expect(mixer.started.pop() == nil)
     }
 }
 
