@@ -159,8 +159,8 @@ public final class AudioEngine: @unchecked Sendable {
 
     /// Queues a hit to start at the beginning of the next period; false if the queue was full.
     /// With a non-zero `id` its start is reported on `mixer.started`.
-    public func play(drum: Int, velocity: Float, id: UInt32 = 0) -> Bool {
-        queue.push(ScheduledHit(drum: Int32(drum), velocity: velocity, id: id))
+    public func play(drum: Int, velocity: Float, id: UInt32 = 0, kitGeneration: UInt32 = 0) -> Bool {
+        queue.push(ScheduledHit(drum: Int32(drum), velocity: velocity, id: id, kitGeneration: kitGeneration))
     }
 
     /// The counters and states now.

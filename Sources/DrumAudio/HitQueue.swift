@@ -11,16 +11,21 @@ public struct ScheduledHit: Sendable, Equatable {
     /// The caller's number for this hit (0: none); a started hit with a number is reported on
     /// the mixer's `started` queue.
     public var id: UInt32
+    /// The kit generation `drum` indexes (0: whichever kit is playing). After a kit swap, hits
+    /// resolved against the old kit are dropped and counted rather than played on the wrong drum.
+    public var kitGeneration: UInt32
 
     /// Start at the beginning of the next render period.
     public static let now: Int64 = -1
 
     /// Creates a hit.
-    public init(drum: Int32, velocity: Float, frame: Int64 = ScheduledHit.now, id: UInt32 = 0) {
+    public init(drum: Int32, velocity: Float, frame: Int64 = ScheduledHit.now, id: UInt32 = 0,
+                kitGeneration: UInt32 = 0) {
         self.drum = drum
         self.velocity = velocity
         self.frame = frame
         self.id = id
+        self.kitGeneration = kitGeneration
     }
 }
 

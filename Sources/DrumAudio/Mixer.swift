@@ -29,8 +29,6 @@ public final class Mixer: @unchecked Sendable {
         var fadeLeft = -1
     }
 
-    /// The kit being played.
-    public let kit: Kit
     /// The hits to play.
     public let queue: HitQueue
     /// Hits with a number, reported as they start (read by the control side).
@@ -43,24 +41,20 @@ public final class Mixer: @unchecked Sendable {
     /// rounds to exactly 1.
     public static let limiterCeiling: Float = 0.98
 
-    /// One velocity layer, flattened for the audio thread.
-    struct LayerEntry {
-        var samples: UnsafeMutablePointer<Float>?
-        var channels: Int
-        var frames: Int
-        var minVelocity: Float
-        var maxVelocity: Float
-    }
-
-    private let drumCount: Int
+    /// Voices for at most this many drums (a kit with more plays its first `maxDrums`).
+    public static let maxDrums = 256
     private let current: UnsafeMutablePointer<Voice>
     private let fading: UnsafeMutablePointer<Voice>
-    private let panLeft: UnsafeMutablePointer<Float>
-    private let panRight: UnsafeMutablePointer<Float>
-    private let drumGain: UnsafeMutablePointer<Float>
-    /// Every drum's layers, flattened: drum i's are `layerStart[i] ..< layerStart[i + 1]`.
-    private let layerTable: UnsafeMutablePointer<LayerEntry>
-    private let layerStart: UnsafeMutablePointer<Int>
+    /// The kit being played, as flat tables; owned by the audio thread between swaps.
+    private var tables: Unmanaged<KitTables>
+    /// Drums whose voices may sound this period (more than the kit's for one period after a swap).
+    private var mixDrums: Int
+    /// Tables handed over by `swap(to:)` (an Unmanaged pointer's bits, 0 for none).
+    private let incoming = Atomic<UInt>(0)
+    /// Tables the audio thread stopped using, for the control side to release (0 for none).
+    private let retired = Atomic<UInt>(0)
+    /// The kit the control side last handed over, and its generation; guards `swap` callers.
+    private let handed: Mutex<(kit: Kit, generation: UInt32)>
     /// Hits taken from the queue that start in a later period (offline rendering schedules
     /// ahead). Fixed capacity; overflow is counted.
     private let pending: UnsafeMutablePointer<ScheduledHit>
@@ -71,40 +65,21 @@ public final class Mixer: @unchecked Sendable {
     private let startedHits = Atomic<Int>(0)
     private let unknownDrums = Atomic<Int>(0)
     private let droppedHits = Atomic<Int>(0)
+    private let staleHits = Atomic<Int>(0)
     private let clippedSamples = Atomic<Int>(0)
 
-    /// Prepares voices for every drum of `kit`; hits come from `queue`.
+    /// Prepares voices for the drums of `kit`; hits come from `queue`.
     public init(kit: Kit, queue: HitQueue, fadeMilliseconds: Double = 1) {
-        self.kit = kit
         self.queue = queue
         fadeFrames = max(1, Int((kit.sampleRate * fadeMilliseconds / 1000).rounded()))
-        drumCount = kit.drums.count
-        current = .allocate(capacity: max(1, drumCount))
-        current.initialize(repeating: Voice(), count: max(1, drumCount))
-        fading = .allocate(capacity: max(1, drumCount))
-        fading.initialize(repeating: Voice(), count: max(1, drumCount))
-        panLeft = .allocate(capacity: max(1, drumCount))
-        panRight = .allocate(capacity: max(1, drumCount))
-        drumGain = .allocate(capacity: max(1, drumCount))
-        let layerCount = kit.drums.reduce(0) { $0 + $1.layers.count }
-        layerTable = .allocate(capacity: max(1, layerCount))
-        layerStart = .allocate(capacity: drumCount + 1)
-        var next = 0
-        for (i, drum) in kit.drums.enumerated() {
-            let pan = drum.panGains
-            panLeft[i] = Float(pan.left)
-            panRight[i] = Float(pan.right)
-            drumGain[i] = Float(drum.gain)
-            layerStart[i] = next
-            for layer in drum.layers {
-                (layerTable + next).initialize(to: LayerEntry(
-                    samples: layer.buffer.samples.baseAddress, channels: layer.buffer.channels,
-                    frames: layer.buffer.frames, minVelocity: Float(layer.minVelocity),
-                    maxVelocity: Float(layer.maxVelocity)))
-                next += 1
-            }
-        }
-        layerStart[drumCount] = next
+        current = .allocate(capacity: Self.maxDrums)
+        current.initialize(repeating: Voice(), count: Self.maxDrums)
+        fading = .allocate(capacity: Self.maxDrums)
+        fading.initialize(repeating: Voice(), count: Self.maxDrums)
+        let first = KitTables(kit: kit, generation: 1)
+        mixDrums = first.drumCount
+        tables = Unmanaged.passRetained(first)
+        handed = Mutex((kit, 1))
         pending = .allocate(capacity: pendingCapacity)
         pending.initialize(repeating: ScheduledHit(drum: 0, velocity: 0), count: pendingCapacity)
     }
@@ -112,12 +87,64 @@ public final class Mixer: @unchecked Sendable {
     deinit {
         current.deallocate()
         fading.deallocate()
-        panLeft.deallocate()
-        panRight.deallocate()
-        drumGain.deallocate()
-        layerTable.deallocate()
-        layerStart.deallocate()
         pending.deallocate()
+        tables.release()
+        for slot in [incoming.load(ordering: .acquiring), retired.load(ordering: .acquiring)] where slot != 0 {
+            Unmanaged<KitTables>.fromOpaque(UnsafeRawPointer(bitPattern: slot)!).release()
+        }
+    }
+
+    /// The kit last handed over (playing, or about to) and its generation: index drums in this
+    /// kit and pass the generation with each hit. Control side only.
+    public var kit: (kit: Kit, generation: UInt32) { handed.withLock { $0 } }
+
+    /// Hands `newKit` to the audio thread, which switches at the start of its next period: every
+    /// sounding voice fades out within that period, and hits resolved against the old kit are
+    /// dropped and counted. Returns the new generation. Control side only; allocates.
+    @discardableResult
+    public func swap(to newKit: Kit) -> UInt32 {
+        collectRetired()
+        return handed.withLock { handed in
+            let next = handed.generation &+ 1
+            let made = Unmanaged.passRetained(KitTables(kit: newKit, generation: next))
+            let previous = incoming.exchange(UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+            if previous != 0 {  // a swap the audio thread never took
+                Unmanaged<KitTables>.fromOpaque(UnsafeRawPointer(bitPattern: previous)!).release()
+            }
+            handed = (newKit, next)
+            return next
+        }
+    }
+
+    /// Releases kit tables the audio thread has stopped using. Control side only.
+    public func collectRetired() {
+        let slot = retired.exchange(0, ordering: .acquiringAndReleasing)
+        if slot != 0 { Unmanaged<KitTables>.fromOpaque(UnsafeRawPointer(bitPattern: slot)!).release() }
+    }
+
+    /// On the audio thread at the start of a period: takes a handed-over kit, if any, when the
+    /// retired slot is free; fades every voice out within this period (`frames`), so nothing
+    /// reads the old kit's samples after it, and retires the old tables.
+    @inline(__always)
+    private func takeIncomingKit(frames: Int) {
+        let slot = incoming.load(ordering: .acquiring)
+        guard slot != 0, retired.load(ordering: .acquiring) == 0,
+              incoming.compareExchange(expected: slot, desired: 0, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        let fade = min(fadeFrames, frames)
+        for drum in 0..<mixDrums {
+            if current[drum].samples != nil {
+                fading[drum] = current[drum]
+                fading[drum].fadeLeft = fade
+                current[drum].samples = nil
+            } else if fading[drum].samples != nil {
+                fading[drum].fadeLeft = min(fading[drum].fadeLeft, fade)
+            }
+        }
+        let old = tables
+        tables = Unmanaged<KitTables>.fromOpaque(UnsafeRawPointer(bitPattern: slot)!)
+        mixDrums = max(mixDrums, tables._withUnsafeGuaranteedRef { $0.drumCount })
+        retired.store(UInt(bitPattern: old.toOpaque()), ordering: .releasing)
     }
 
     /// The gain a velocity gives: `velocity²`, so half velocity is −12 dB.
@@ -131,6 +158,7 @@ public final class Mixer: @unchecked Sendable {
     ///
     /// Real-time safety: no allocation, locks, I/O or throwing.
     public func render(into out: UnsafeMutablePointer<Float>, frames: Int) {
+        takeIncomingKit(frames: frames)
         let start = renderedFrames.load(ordering: .relaxed)
         var clock = timespec()
         clock_gettime(CLOCK_MONOTONIC, &clock)  // vDSO: no system call, no lock
@@ -169,47 +197,54 @@ public final class Mixer: @unchecked Sendable {
         if cursor < frames { mix(into: out, from: cursor, to: frames) }
         limit(out, count: frames * 2)
         renderedFrames.store(start + Int64(frames), ordering: .relaxed)
+        mixDrums = tables._withUnsafeGuaranteedRef { $0.drumCount }  // swap fades are over
     }
 
     @inline(__always)
     private func trigger(_ hit: ScheduledHit, frame: Int64, renderedMicros: Int64) {
-        let drum = Int(hit.drum)
-        guard drum >= 0 && drum < drumCount else {
-            unknownDrums.wrappingAdd(1, ordering: .relaxed)
-            return
-        }
-        // The layer whose range holds the velocity, else the nearest (as Kit.Drum.layer(for:)).
-        var chosen = layerStart[drum]
-        var nearest = Float.infinity
-        for i in layerStart[drum]..<layerStart[drum + 1] {
-            let entry = layerTable[i]
-            let distance = hit.velocity < entry.minVelocity ? entry.minVelocity - hit.velocity
-                : (hit.velocity > entry.maxVelocity ? hit.velocity - entry.maxVelocity : 0)
-            if distance < nearest {
-                nearest = distance
-                chosen = i
-                if distance == 0 { break }
+        tables._withUnsafeGuaranteedRef { kit in
+            guard hit.kitGeneration == 0 || hit.kitGeneration == kit.generation else {
+                staleHits.wrappingAdd(1, ordering: .relaxed)
+                return
             }
+            let drum = Int(hit.drum)
+            guard drum >= 0 && drum < kit.drumCount else {
+                unknownDrums.wrappingAdd(1, ordering: .relaxed)
+                return
+            }
+            // The layer whose range holds the velocity, else the nearest (as Kit.Drum.layer(for:)).
+            var chosen = kit.layerStart[drum]
+            var nearest = Float.infinity
+            for i in kit.layerStart[drum]..<kit.layerStart[drum + 1] {
+                let entry = kit.layerTable[i]
+                let distance = hit.velocity < entry.minVelocity ? entry.minVelocity - hit.velocity
+                    : (hit.velocity > entry.maxVelocity ? hit.velocity - entry.maxVelocity : 0)
+                if distance < nearest {
+                    nearest = distance
+                    chosen = i
+                    if distance == 0 { break }
+                }
+            }
+            let layer = kit.layerTable[chosen]
+            if current[drum].samples != nil && current[drum].position < current[drum].frames {
+                fading[drum] = current[drum]
+                fading[drum].fadeLeft = fadeFrames
+            }
+            let gain = kit.drumGain[drum] * Self.velocityGain(hit.velocity)
+            // Stereo samples keep their image: the pan law becomes a balance, unity at the centre.
+            let stereoBoost: Float = layer.channels == 2 ? 1.41421356 : 1
+            current[drum] = Voice(samples: layer.samples, channels: layer.channels,
+                                  frames: layer.frames, position: 0,
+                                  left: kit.panLeft[drum] * gain * stereoBoost,
+                                  right: kit.panRight[drum] * gain * stereoBoost, fadeLeft: -1)
+            startedHits.wrappingAdd(1, ordering: .relaxed)
+            if hit.id != 0 { started.push(StartedHit(id: hit.id, frame: frame, renderedMicros: renderedMicros)) }
         }
-        let layer = layerTable[chosen]
-        if current[drum].samples != nil && current[drum].position < current[drum].frames {
-            fading[drum] = current[drum]
-            fading[drum].fadeLeft = fadeFrames
-        }
-        let gain = drumGain[drum] * Self.velocityGain(hit.velocity)
-        // Stereo samples keep their image: the pan law becomes a balance, unity at the centre.
-        let stereoBoost: Float = layer.channels == 2 ? 1.41421356 : 1
-        current[drum] = Voice(samples: layer.samples, channels: layer.channels,
-                              frames: layer.frames, position: 0,
-                              left: panLeft[drum] * gain * stereoBoost,
-                              right: panRight[drum] * gain * stereoBoost, fadeLeft: -1)
-        startedHits.wrappingAdd(1, ordering: .relaxed)
-        if hit.id != 0 { started.push(StartedHit(id: hit.id, frame: frame, renderedMicros: renderedMicros)) }
     }
 
     @inline(__always)
     private func mix(into out: UnsafeMutablePointer<Float>, from first: Int, to end: Int) {
-        for drum in 0..<drumCount {
+        for drum in 0..<mixDrums {
             Self.play(&current[drum], into: out, from: first, to: end, fadeFrames: fadeFrames)
             Self.play(&fading[drum], into: out, from: first, to: end, fadeFrames: fadeFrames)
         }
@@ -293,6 +328,8 @@ public final class Mixer: @unchecked Sendable {
         public var unknownDrums: Int
         /// Hits dropped because too many were pending.
         public var droppedHits: Int
+        /// Hits for a kit that had been swapped out by the time they played (dropped).
+        public var staleHits: Int
         /// Samples the limiter bent.
         public var limitedSamples: Int
     }
@@ -302,6 +339,69 @@ public final class Mixer: @unchecked Sendable {
         Counters(frames: renderedFrames.load(ordering: .relaxed), hits: startedHits.load(ordering: .relaxed),
                  unknownDrums: unknownDrums.load(ordering: .relaxed),
                  droppedHits: droppedHits.load(ordering: .relaxed) + queue.refusedCount,
+                 staleHits: staleHits.load(ordering: .relaxed),
                  limitedSamples: clippedSamples.load(ordering: .relaxed))
+    }
+}
+
+/// One velocity layer, flattened for the audio thread.
+struct LayerEntry {
+    var samples: UnsafeMutablePointer<Float>?
+    var channels: Int
+    var frames: Int
+    var minVelocity: Float
+    var maxVelocity: Float
+}
+
+/// A kit as the audio thread reads it: flat, preallocated tables, and the kit itself kept alive
+/// (its samples) for as long as the tables are.
+///
+/// Thread safety: immutable after init. Real-time safety: reading is plain memory access.
+final class KitTables: @unchecked Sendable {
+    // @unchecked: every table is written in init only.
+    let kit: Kit
+    let generation: UInt32
+    let drumCount: Int
+    let panLeft: UnsafeMutablePointer<Float>
+    let panRight: UnsafeMutablePointer<Float>
+    let drumGain: UnsafeMutablePointer<Float>
+    /// Every drum's layers: drum i's are `layerStart[i] ..< layerStart[i + 1]`.
+    let layerTable: UnsafeMutablePointer<LayerEntry>
+    let layerStart: UnsafeMutablePointer<Int>
+
+    init(kit: Kit, generation: UInt32) {
+        self.kit = kit
+        self.generation = generation
+        drumCount = min(kit.drums.count, Mixer.maxDrums)
+        panLeft = .allocate(capacity: max(1, drumCount))
+        panRight = .allocate(capacity: max(1, drumCount))
+        drumGain = .allocate(capacity: max(1, drumCount))
+        let layerCount = kit.drums.prefix(drumCount).reduce(0) { $0 + $1.layers.count }
+        layerTable = .allocate(capacity: max(1, layerCount))
+        layerStart = .allocate(capacity: drumCount + 1)
+        var next = 0
+        for (i, drum) in kit.drums.prefix(drumCount).enumerated() {
+            let pan = drum.panGains
+            panLeft[i] = Float(pan.left)
+            panRight[i] = Float(pan.right)
+            drumGain[i] = Float(drum.gain)
+            layerStart[i] = next
+            for layer in drum.layers {
+                (layerTable + next).initialize(to: LayerEntry(
+                    samples: layer.buffer.samples.baseAddress, channels: layer.buffer.channels,
+                    frames: layer.buffer.frames, minVelocity: Float(layer.minVelocity),
+                    maxVelocity: Float(layer.maxVelocity)))
+                next += 1
+            }
+        }
+        layerStart[drumCount] = next
+    }
+
+    deinit {
+        panLeft.deallocate()
+        panRight.deallocate()
+        drumGain.deallocate()
+        layerTable.deallocate()
+        layerStart.deallocate()
     }
 }

@@ -73,6 +73,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let brainName = name ?? HostName.current
         let loadedKit = try KitLoader.load(try kit ?? BundledKit.path(), sampleRate: Double(rate))
+        // (reloaded on SIGHUP, below)
         let engine = try AudioEngine(kit: loadedKit, configuration: .init(
             output: AudioEngine.Output(output)!, sampleRate: rate, periodFrames: period, periods: periods,
             record: record))
@@ -85,8 +86,9 @@ struct Serve: AsyncParsableCommand {
                        + "\(engine.status.realtimeRefusal ?? "refused")); under load expect glitches. "
                        + "Allow it with `ulimit -r 95` or an rtprio limit in /etc/security/limits.d/")
         }
-        // The kit's drum indices, read on the network thread (the single producer of hits).
-        let drumIndex = Dictionary(uniqueKeysWithValues: loadedKit.drums.enumerated().map { ($1.name, $0) })
+        // The kit's drum indices, read on the network thread (the single producer of hits) and
+        // replaced when the kit is reloaded.
+        let drums = DrumMap(kit: loadedKit, generation: engine.mixer.kit.generation)
         let (hits, hitSink) = AsyncStream.makeStream(of: (ReceivedHit, UInt32).self,
                                                     bufferingPolicy: .bufferingNewest(4096))
         let numbers = HitNumbers()
@@ -99,9 +101,10 @@ struct Serve: AsyncParsableCommand {
                 onHit: { received in
                     // On the network's event-loop thread: hand the hit to the audio thread at once.
                     var number: UInt32 = 0
-                    if let index = drumIndex[received.hit.drum] {
+                    if let (index, generation) = drums.lookup(received.hit.drum) {
                         number = numbers.next()
-                        _ = engine.play(drum: index, velocity: received.hit.velocity, id: number)
+                        _ = engine.play(drum: index, velocity: received.hit.velocity, id: number,
+                                        kitGeneration: generation)
                     }
                     hitSink.yield((received, number))
                 })
@@ -138,7 +141,7 @@ struct Serve: AsyncParsableCommand {
             for await (received, number) in hits where !quiet {
                 guard number != 0 else {
                     out.writeLine("unknown drum=\(received.hit.drum) pad=\(received.padName ?? "-") (the kit has "
-                                  + loadedKit.drums.map(\.name).joined(separator: ", ") + ")")
+                                  + drums.names.joined(separator: ", ") + ")")
                     continue
                 }
                 // Its start is reported within a period or two; wait at most 200 ms for it.
@@ -160,7 +163,24 @@ struct Serve: AsyncParsableCommand {
                 out.writeLine(line)
             }
         }
+        // SIGHUP reloads the kit from the same place and swaps it in while playing.
+        let kitPath = try kit ?? BundledKit.path()
+        signal(SIGHUP, SIG_IGN)
+        let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        reload.setEventHandler {
+            do {
+                let fresh = try KitLoader.load(kitPath, sampleRate: Double(rate))
+                let generation = engine.mixer.swap(to: fresh)
+                drums.replace(kit: fresh, generation: generation)
+                printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
+                           + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
+            } catch {
+                printError("drumbrain: kit not reloaded, still playing the previous one: \(error)")
+            }
+        }
+        reload.resume()
         await StopSignal.wait()
+        reload.cancel()
         printError("drumbrain: stopping")
         publisher?.stop()
         let totals = await server.stop()
@@ -176,6 +196,33 @@ struct Serve: AsyncParsableCommand {
             printError("pad \(pad.padName ?? "-") (\(pad.address)): \(pad.hits) hits, "
                        + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages")
         }
+    }
+}
+
+/// Drum names to the playing kit's indices, with the kit's generation; read on the network
+/// thread per hit, replaced when the kit is reloaded.
+final class DrumMap: Sendable {
+    /// Guards the map against a reload while a hit is being resolved.
+    private let state: Mutex<(index: [String: Int], names: [String], generation: UInt32)>
+
+    init(kit: Kit, generation: UInt32) {
+        state = Mutex(Self.tables(kit, generation))
+    }
+
+    func replace(kit: Kit, generation: UInt32) {
+        let made = Self.tables(kit, generation)
+        state.withLock { $0 = made }
+    }
+
+    /// The drum's index and the kit generation it belongs to.
+    func lookup(_ name: String) -> (Int, UInt32)? {
+        state.withLock { s in s.index[name].map { ($0, s.generation) } }
+    }
+
+    var names: [String] { state.withLock { $0.names } }
+
+    private static func tables(_ kit: Kit, _ generation: UInt32) -> (index: [String: Int], names: [String], generation: UInt32) {
+        (Dictionary(uniqueKeysWithValues: kit.drums.enumerated().map { ($1.name, $0) }), kit.drums.map(\.name), generation)
     }
 }
 
