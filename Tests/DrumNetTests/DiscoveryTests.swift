@@ -69,7 +69,7 @@ struct DiscoveryTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("welcomed"))
         #expect(waitFor(first, "hit drum=snare"))
-        #expect(first.output.components("hit drum=snare") == 3)
+        #expect(eventually(within: 5) { first.output.components("hit drum=snare") == 3 })
         #expect(second.output.components("hit drum=snare") == 0)
         first.stop(signal: SIGINT)
         second.stop(signal: SIGINT)
@@ -86,7 +86,7 @@ struct DiscoveryTests {
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "kick",
                                                  "--replay", shortLog()])
         #expect(run.status == 0 && run.stderr.contains("found brain \"stage\""), "\(run.stderr)")
-        #expect(eventually(within: 3) { brainProcess.output.components("hit drum=kick") == 3 })
+        #expect(eventually(within: 5) { brainProcess.output.components("hit drum=kick") == 3 })
         brainProcess.stop(signal: SIGINT)
         #expect(brainProcess.output.contains("pad "))
     }
@@ -99,7 +99,7 @@ struct DiscoveryTests {
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "kick",
                                                  "--replay", shortLog(), "--brain", "127.0.0.1:7793"])
         #expect(run.status == 0)
-        #expect(eventually(within: 3) { brainProcess.output.components("hit drum=kick") == 3 })
+        #expect(eventually(within: 5) { brainProcess.output.components("hit drum=kick") == 3 })
         brainProcess.stop(signal: SIGINT)
         #expect(brainProcess.output.components("no Avahi daemon is running") == 1)
     }
