@@ -36,6 +36,44 @@ public struct SensorLogReader: Sendable {
         }
     }
 
+    /// The values of one row, as the columns' roles assign them.
+    @usableFromInline
+    struct RowValues {
+        var t = 0.0, x = 0.0, y = 0.0, z = 0.0
+        var labelled = false
+
+        @inline(__always)
+        mutating func set(_ role: ColumnRole, _ value: Double) {
+            switch role {
+            case .time: t = value
+            case .x: x = value
+            case .y: y = value
+            case .z: z = value
+            case .hit: labelled = value != 0
+            case .ignored: break
+            }
+        }
+    }
+
+    /// Appends an accepted row to `batch` (both paths): its gap mark, label and values. The
+    /// caller keeps `lastTime` (the fast path holds it in a local until it stops).
+    @inline(__always)
+    mutating func commit(_ row: RowValues, into batch: inout SensorBatch) {
+        if pendingGap {
+            pendingGap = false
+            if rowCount > 0 || isContinuation { batch.gapsBefore.append(batch.count) }
+        }
+        if row.labelled { batch.labelled.append(batch.count) }
+        batch.time.append(row.t)
+        batch.z.append(row.z)
+        if options.readXY {
+            batch.x.append(row.x)
+            batch.y.append(row.y)
+        }
+        if firstTime == nil { firstTime = row.t }
+        rowCount &+= 1
+    }
+
     /// What each column of the header means to the reader.
     @usableFromInline
     enum ColumnRole: UInt8, Sendable {
@@ -150,7 +188,6 @@ public struct SensorLogReader: Sendable {
         -> (position: Int, incomplete: Bool) {
         let comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         let columnCount = roles.count
-        let readXY = options.readXY
         var lineStart = start
         var incomplete = false
         var previousTime = lastTime ?? -Double.infinity
@@ -167,8 +204,7 @@ public struct SensorLogReader: Sendable {
                         break lines
                     }
                     var p = lineStart
-                    var t = 0.0, x = 0.0, y = 0.0, z = 0.0
-                    var labelled = false
+                    var row = RowValues()
                     for field in 0..<columnCount {
                         let fieldStart = p
                         p = SWARScanning.fieldEnd(base, from: p, end: end)
@@ -192,14 +228,7 @@ public struct SensorLogReader: Sendable {
                                 else { break lines }
                                 value = exact
                             }
-                            switch role {
-                            case .time: t = value
-                            case .x: x = value
-                            case .y: y = value
-                            case .z: z = value
-                            case .hit: labelled = value != 0
-                            case .ignored: break
-                            }
+                            row.set(role, value)
                         }
                         if p >= end {
                             // At the very end, a last line without a line end is accepted.
@@ -219,21 +248,9 @@ public struct SensorLogReader: Sendable {
                             p &+= 1
                         }
                     }
-                    guard t >= previousTime else { break lines }  // the general path reports it
-                    if pendingGap {
-                        pendingGap = false
-                        if rowCount > 0 || isContinuation { batch.gapsBefore.append(batch.count) }
-                    }
-                    if labelled { batch.labelled.append(batch.count) }
-                    batch.time.append(t)
-                    batch.z.append(z)
-                    if readXY {
-                        batch.x.append(x)
-                        batch.y.append(y)
-                    }
-                    if firstTime == nil { firstTime = t }
-                    previousTime = t
-                    rowCount &+= 1
+                    guard row.t >= previousTime else { break lines }  // the general path reports it
+                    commit(row, into: &batch)
+                    previousTime = row.t
                     lineNumber &+= 1
                     lineStart = p
                 }
@@ -323,8 +340,7 @@ public struct SensorLogReader: Sendable {
     @usableFromInline
     mutating func readRow(_ line: UnsafePointer<UInt8>, count: Int,
                           into batch: inout SensorBatch) throws(HitDetectError) {
-        var t = 0.0, x = 0.0, y = 0.0, z = 0.0
-        var labelled = false
+        var row = RowValues()
         var field = 0
         var position = 0
         let columnCount = roles.count
@@ -337,16 +353,8 @@ public struct SensorLogReader: Sendable {
                     if field < columnCount {
                         let role = roles[field]
                         if role != .ignored {
-                            let value = try number(line, from: position, to: fieldEnd, role: role,
-                                                   column: field, powers: powers.baseAddress!)
-                            switch role {
-                            case .time: t = value
-                            case .x: x = value
-                            case .y: y = value
-                            case .z: z = value
-                            case .hit: labelled = value != 0
-                            case .ignored: break
-                            }
+                            row.set(role, try number(line, from: position, to: fieldEnd, role: role,
+                                                     column: field, powers: powers.baseAddress!))
                         }
                     }
                     field &+= 1
@@ -359,23 +367,11 @@ public struct SensorLogReader: Sendable {
             throw .wrongFieldCount(file: fileName, line: lineNumber, expected: columnCount,
                                    found: field)
         }
-        if let previous = lastTime, t < previous {
-            throw .timeDecreased(file: fileName, line: lineNumber, previous: previous, current: t)
+        if let previous = lastTime, row.t < previous {
+            throw .timeDecreased(file: fileName, line: lineNumber, previous: previous, current: row.t)
         }
-        if pendingGap {
-            pendingGap = false
-            if rowCount > 0 || isContinuation { batch.gapsBefore.append(batch.count) }
-        }
-        if labelled { batch.labelled.append(batch.count) }
-        batch.time.append(t)
-        batch.z.append(z)
-        if options.readXY {
-            batch.x.append(x)
-            batch.y.append(y)
-        }
-        if firstTime == nil { firstTime = t }
-        lastTime = t
-        rowCount &+= 1
+        commit(row, into: &batch)
+        lastTime = row.t
     }
 
     /// The number in `line[from..<to]`, spaces around it allowed.
