@@ -38,6 +38,9 @@ struct Run: ParsableCommand {
     @Option(help: "Seconds to wait for the brain before starting anyway (hits then drop until it comes).")
     var waitForBrain: Double = 5
 
+    @Option(help: "Start replaying at this wall-clock time (seconds since 1970, such as $(date +%s) + 3), so pads started one by one play together.")
+    var startAt: Double?
+
     @OptionGroup var options: DetectorOptions
 
     func validate() throws {
@@ -100,6 +103,17 @@ struct Run: ParsableCommand {
         link.start()
         if welcomed.wait(timeout: .now() + waitForBrain) == .timedOut {
             printError("drumpad: no brain after \(waitForBrain) s; starting anyway (hits drop until one answers)")
+        }
+        if let startAt {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            let wait = startAt - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+            if wait < 0 {
+                printError("drumpad: --start-at is \(String(Int(-wait * 1000))) ms past; starting now")
+            } else {
+                var deadline = timespec(tv_sec: Int(startAt), tv_nsec: Int((startAt - startAt.rounded(.down)) * 1e9))
+                while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+            }
         }
         var detector = options.makeDetector()
         var hitCount = 0

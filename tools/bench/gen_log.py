@@ -47,7 +47,38 @@ VALUE_DECIMALS = 4
 CHUNK_ROWS = 1 << 18
 
 
-def synthesize(rows: int, rate: float, seed: int):
+# Grooves for the demo: strike positions in sixteenth notes of a 4/4 bar, and the accent of each
+# (1 = the hardest strikes, lower = softer), so three pads replaying their logs together play
+# one beat.
+GROOVES = {
+    "kick": ([0, 7, 8, 10], [1.0, 0.6, 0.9, 0.7]),
+    "snare": ([4, 12], [1.0, 1.0]),
+    "hihat": ([0, 2, 4, 6, 8, 10, 12, 14], [0.9, 0.5, 0.8, 0.5, 0.9, 0.5, 0.8, 0.5]),
+}
+GROOVE_BPM = 100.0
+GROOVE_START_S = 1.0
+
+
+def groove_strikes(name: str, rows: int, rate: float, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Strike sample indices and accents for a groove, with a few ms of human timing."""
+    steps, accents = GROOVES[name]
+    sixteenth = 60.0 / GROOVE_BPM / 4
+    times, levels = [], []
+    bar = 0
+    while True:
+        start = GROOVE_START_S + bar * 16 * sixteenth
+        if start >= rows / rate:
+            break
+        for step, accent in zip(steps, accents):
+            times.append(start + step * sixteenth + rng.normal(0, 0.003))
+            levels.append(accent)
+        bar += 1
+    k = np.rint(np.asarray(times) * rate).astype(np.int64)
+    keep = (k >= 1) & (k < rows)
+    return k[keep], np.asarray(levels)[keep]
+
+
+def synthesize(rows: int, rate: float, seed: int, groove: str | None = None):
     """Returns (x, y, z, strikes): float64 signals in g and the sorted strike sample indices."""
     rng = np.random.default_rng(seed)
     t = np.arange(rows, dtype=np.float64) / rate
@@ -83,9 +114,15 @@ def synthesize(rows: int, rate: float, seed: int):
         strikes.extend(following.tolist())
         position = int(strikes[-1] + gap_min + rows)  # stop: one batch is always enough
     k = np.asarray(sorted(set(strikes)), dtype=np.int64)
+    accents = None
+    if groove is not None:
+        k, accents = groove_strikes(groove, rows, rate, rng)
     count = k.size
 
     jump = rng.uniform(JUMP_MIN, JUMP_MAX, count)
+    if accents is not None:
+        # Accented strikes hit hardest; every jump stays within JUMP_MIN…JUMP_MAX.
+        jump = JUMP_MIN + (JUMP_MAX - JUMP_MIN) * accents * rng.uniform(0.85, 1.0, count)
     cycles = rng.uniform(*RING_CYCLES_PER_SAMPLE, count)
     decay = rng.uniform(*RING_DECAY_SAMPLES, count)
     cross_x = rng.uniform(-0.3, 0.3, count)
@@ -252,6 +289,9 @@ def main(argv=None) -> int:
                         help="verify with reference_detector.py that the default detector fires "
                              "exactly once per strike, on its shock; exit 1 if not")
     parser.add_argument("--quiet", action="store_true", help="no summary on standard error")
+    parser.add_argument("--groove", choices=sorted(GROOVES),
+                        help=f"place strikes on a {GROOVE_BPM:g} BPM 4/4 groove for this drum "
+                             "(from 1 s on) instead of at random, with accents")
     args = parser.parse_args(argv)
 
     if not (args.rate > 0 and math.isfinite(args.rate)):
@@ -266,7 +306,7 @@ def main(argv=None) -> int:
         parser.error("--device must be one line")
 
     started = time.perf_counter()
-    x, y, z, strikes = synthesize(rows, args.rate, args.seed)
+    x, y, z, strikes = synthesize(rows, args.rate, args.seed, args.groove)
     out_dir = os.path.dirname(os.path.abspath(args.out))
     os.makedirs(out_dir, exist_ok=True)
     size = write_log(args.out, args.rate, args.seed, args.device, x, y, z, strikes,
