@@ -254,3 +254,15 @@ def test_pandas_replay_matches_drumpad(tmp_path):
     assert result.returncode == 0, result.stderr
     theirs = [r[:2] for r in csv.reader(io.StringIO(result.stdout))][1:]
     assert theirs == [h[:2] for h in run_pandas_replay(out)]
+
+
+def test_groove_places_strikes_on_the_beat_grid(tmp_path):
+    out = generate(tmp_path, "--seconds", "8", "--seed", "2", "--groove", "snare", "--hit-column",
+                   "--labels", str(tmp_path / "labels.csv"))
+    times = [float(row["t"]) for row in csv.DictReader(open(tmp_path / "labels.csv"))]
+    # Snare on beats 2 and 4 of a 100 BPM bar from 1 s: 1.6, 2.8, 4.0, 5.2, 6.4, 7.6 s.
+    expected = [1.0 + 0.6 + 1.2 * k for k in range(6)]
+    assert len(times) == len(expected)
+    assert all(abs(t - e) < 0.02 for t, e in zip(times, expected))
+    # And the default detector finds each exactly once.
+    assert [float(h[1]) for h in reference_hits(out)] == pytest.approx(times, abs=1e-6)
