@@ -101,6 +101,12 @@ public final class AudioEngine: @unchecked Sendable {
     private let realtimeState = Atomic<Int>(0)
     private let realtimeErrno = Atomic<Int32>(0)
     private let fatalError = Atomic<Int32>(0)
+    /// The audio clock: the monotonic time (µs) at which output frame 0 would have been
+    /// rendered, from the least-late period start of the last 64 (a late wake-up only ever adds
+    /// delay, so the earliest is the truest). 0 until the thread runs.
+    private let clockOriginMicros = Atomic<Int64>(0)
+    /// The last 64 periods' origin estimates; the audio thread's own, allocated once.
+    private let originWindow = UnsafeMutablePointer<Int64>.allocate(capacity: 64)
     private var thread = pthread_t()
 
     /// Opens the output and prepares everything the audio thread needs.
@@ -135,7 +141,10 @@ public final class AudioEngine: @unchecked Sendable {
         buffer.initialize(repeating: 0, count: config.periodFrames * 2)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        originWindow.deallocate()
+    }
 
     /// Starts the audio thread.
     public func start() {
@@ -163,6 +172,26 @@ public final class AudioEngine: @unchecked Sendable {
         queue.push(ScheduledHit(drum: Int32(drum), velocity: velocity, id: id, kitGeneration: kitGeneration))
     }
 
+    /// Queues a hit to start at the output frame that corresponds to monotonic time
+    /// `brainMicros + delayMicros` (a jitter buffer: hits keep their own spacing instead of
+    /// snapping to period starts). A time already past starts at the next period. Returns false
+    /// if the queue was full.
+    public func play(drum: Int, velocity: Float, atMicros brainMicros: Int64, delayMicros: Int64,
+                     id: UInt32 = 0, kitGeneration: UInt32 = 0) -> Bool {
+        guard let frame = frame(atMicros: brainMicros + delayMicros) else {
+            return play(drum: drum, velocity: velocity, id: id, kitGeneration: kitGeneration)
+        }
+        return queue.push(ScheduledHit(drum: Int32(drum), velocity: velocity, frame: max(0, frame),
+                                       id: id, kitGeneration: kitGeneration))
+    }
+
+    /// The output frame rendered at monotonic time `micros`, once the audio thread runs.
+    public func frame(atMicros micros: Int64) -> Int64? {
+        let origin = clockOriginMicros.load(ordering: .acquiring)
+        guard origin != 0 else { return nil }
+        return (micros - origin) * Int64(configuration.sampleRate) / 1_000_000
+    }
+
     /// The counters and states now.
     public var status: Status {
         let rt = realtimeState.load(ordering: .acquiring)
@@ -187,8 +216,20 @@ public final class AudioEngine: @unchecked Sendable {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         var xruns = 0
+        var rendered: Int64 = 0
+        var period = 0
+        let rate = Int64(configuration.sampleRate)
         while running.load(ordering: .acquiring) {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let micros = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+            originWindow[period & 63] = micros - rendered * 1_000_000 / rate
+            period += 1
+            var origin = Int64.max
+            for i in 0..<min(period, 64) where originWindow[i] < origin { origin = originWindow[i] }
+            clockOriginMicros.store(origin, ordering: .releasing)
             mixer.render(into: buffer, frames: frames)
+            rendered += Int64(frames)
             recorder?.ring.write(buffer, count: frames * 2)
             if let alsa {
                 let error = alsa.write(buffer, frames: frames, xruns: &xruns)

@@ -54,6 +54,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Periods in the device buffer.")
     var periods: Int = 3
 
+    @Option(help: "Jitter buffer in ms: start each hit at its own time on the pad's clock plus this delay, keeping the spacing the drummer played (0: at the next period, the lowest latency).")
+    var jitterBufferMs: Double = 0
+
     @Flag(help: "Print no line per hit.")
     var quiet = false
 
@@ -65,6 +68,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--output must be alsa:DEVICE, wav:FILE or null, such as alsa:default")
         }
         guard (8_000...192_000).contains(rate) else { throw ValidationError("--rate must be 8000…192000 Hz") }
+        guard (0...200).contains(jitterBufferMs) else {
+            throw ValidationError("--jitter-buffer-ms must be 0…200, such as 5")
+        }
         guard (16...8192).contains(period), (2...16).contains(periods) else {
             throw ValidationError("--period must be 16…8192 frames and --periods 2…16")
         }
@@ -92,6 +98,7 @@ struct Serve: AsyncParsableCommand {
         let (hits, hitSink) = AsyncStream.makeStream(of: (ReceivedHit, UInt32).self,
                                                     bufferingPolicy: .bufferingNewest(4096))
         let numbers = HitNumbers()
+        let jitterMicros = Int64(jitterBufferMs * 1000)
         let server: BrainServer
         do {
             server = try await BrainServer(
@@ -103,8 +110,15 @@ struct Serve: AsyncParsableCommand {
                     var number: UInt32 = 0
                     if let (index, generation) = drums.lookup(received.hit.drum) {
                         number = numbers.next()
-                        _ = engine.play(drum: index, velocity: received.hit.velocity, id: number,
-                                        kitGeneration: generation)
+                        if jitterMicros > 0, let latency = received.latencyMicros {
+                            // The sample's time on the brain's clock: receipt minus network latency.
+                            _ = engine.play(drum: index, velocity: received.hit.velocity,
+                                            atMicros: received.receivedMicros - latency,
+                                            delayMicros: jitterMicros, id: number, kitGeneration: generation)
+                        } else {
+                            _ = engine.play(drum: index, velocity: received.hit.velocity, id: number,
+                                            kitGeneration: generation)
+                        }
                     }
                     hitSink.yield((received, number))
                 })

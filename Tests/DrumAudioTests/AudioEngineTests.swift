@@ -84,3 +84,33 @@ struct AudioEngineTests {
         #expect(AudioEngine.Output("alsa:") == nil && AudioEngine.Output("speakers") == nil && AudioEngine.Output("wav:") == nil)
     }
 }
+
+struct JitterBufferTests {
+    /// Hits timed 10 ms apart on the monotonic clock start 480 frames apart at 48 kHz, whatever
+    /// the period boundaries: the jitter buffer keeps the spacing they were played with.
+    @Test func hitsKeepTheirOwnSpacing() async throws {
+        let kit = testKit([("kick", 0, 100, { _ in 0.5 })])
+        let engine = try AudioEngine(kit: kit, configuration: .init(output: .null, periodFrames: 128))
+        engine.start()
+        defer { engine.stop() }
+        while engine.frame(atMicros: 0) == nil { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(300))  // the clock's window fills
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let base = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+        for k in 0..<20 {
+            #expect(engine.play(drum: 0, velocity: 1, atMicros: base + Int64(k) * 10_000 + Int64(k % 3) * 37,
+                                delayMicros: 50_000, id: UInt32(k + 1)))
+        }
+        try await Task.sleep(for: .milliseconds(400))
+        var frames: [Int64] = []
+        while let started = engine.mixer.started.pop() { frames.append(started.frame) }
+        #expect(frames.count == 20)
+        for k in 1..<frames.count {
+            let expected = 480 + Int64((k % 3) * 37 - ((k - 1) % 3) * 37) * 48 / 1000
+            #expect(abs(frames[k] - frames[k - 1] - expected) <= 1, "gap \(k): \(frames[k] - frames[k - 1])")
+        }
+        // Not snapped to period starts.
+        #expect(frames.contains { $0 % 128 != 0 })
+    }
+}
