@@ -4,34 +4,6 @@ import Glibc
 import Testing
 import TestSupport
 
-/// Whether this machine can run the private Avahi of DESIGN.md §11 (root, network namespaces,
-/// dbus-daemon, avahi-daemon).
-let avahiSandboxAvailable: Bool = getuid() == 0 && toolAvailable("avahi-daemon")
-    && toolAvailable("dbus-daemon") && toolAvailable("ip") && toolAvailable("avahi-browse")
-
-/// A private Avahi daemon in its own network namespace, started for one test and stopped after.
-final class AvahiSandbox {
-    let folder: String
-    let script = Program.repositoryRoot + "/scripts/avahi-sandbox"
-
-    init() throws {
-        folder = "/tmp/drumtest-avahi-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let run = Program.runTool(script, ["start", folder])
-        guard run.status == 0 else { throw SandboxError(message: run.stderr) }
-    }
-
-    /// Arguments that run `command` inside the namespace with the private bus.
-    func inside(_ command: [String]) -> [String] { [script, "run", folder] + command }
-
-    func restartDaemon() { _ = Program.runTool(script, ["restart", folder]) }
-    func killDaemon() { _ = Program.runTool(script, ["kill-daemon", folder]) }
-    func startDaemon() { _ = Program.runTool(script, ["start-daemon", folder]) }
-
-    deinit { _ = Program.runTool(script, ["stop", folder]) }
-}
-
-struct SandboxError: Error { let message: String }
-
 @Suite(.serialized, .enabled(if: avahiSandboxAvailable,
                              "needs root, avahi-daemon, dbus-daemon, avahi-utils and iproute2 for a private Avahi"))
 struct DiscoveryTests {

@@ -124,6 +124,14 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// Everything it has written so far.
     public var output: String { Program.contents(outputPath) }
 
+    /// Waits for it to exit by itself; returns its exit status (or 128 + signal).
+    @discardableResult
+    public func wait() -> Int32 {
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
     /// Sends `signal` and waits for it to exit; returns its exit status (or 128 + signal).
     @discardableResult
     public func stop(signal: Int32 = SIGTERM) -> Int32 {

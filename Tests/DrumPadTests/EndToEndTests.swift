@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HitDetect
+import Testing
+import TestSupport
+
+/// The whole network (issue 9): a brain and three pads in a network namespace with a private
+/// avahi-daemon; the pads find the brain by name and replay logs with known strikes; the brain
+/// plays them into a WAV file with a 10 ms jitter buffer.
+@Suite(.serialized, .enabled(if: avahiSandboxAvailable,
+                             "needs root, avahi-daemon, dbus-daemon, avahi-utils and iproute2 for a private Avahi"))
+struct EndToEndTests {
+    static let drums = ["kick", "snare", "hihat"]
+
+    /// The strike times of a bundled groove log (its hit column).
+    static func strikes(_ drum: String) throws -> [Double] {
+        let text = Program.contents(Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv")
+        var reader = SensorLogReader(fileName: drum)
+        var batch = SensorBatch()
+        _ = try Array(text.utf8).withUnsafeBytes { try reader.read($0, isEnd: true, into: &batch) }
+        return batch.labelled.map { batch.time[$0] }
+    }
+
+    @Test func threePadsFoundThroughAvahiPlayEveryHitOnceAndOnTime() throws {
+        let avahi = try AvahiSandbox()
+        let wav = "/tmp/drumtest-e2e-\(getpid()).wav"
+        defer { unlink(wav) }
+        let brain = BackgroundProcess(avahi.inside([
+            Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7811",
+            "--output", "wav:" + wav, "--jitter-buffer-ms", "10"]))!
+        #expect(eventually(within: 10) { brain.output.contains("published as \"e2e\"") })
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let start = String(now.tv_sec + 3)
+        let pads = Self.drums.map { drum in
+            BackgroundProcess(avahi.inside([
+                Program.productsFolder + "/drumpad", "run", "--drum", drum,
+                "--replay", Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv",
+                "--brain-name", "e2e", "--name", "e2e-\(drum)", "--start-at", start]))!
+        }
+        for pad in pads { #expect(pad.wait() == 0, "\(pad.output)") }
+        usleep(300_000)
+        brain.stop(signal: SIGINT)
+        let output = brain.output
+        for drum in Self.drums {
+            let expected = try Self.strikes(drum)
+            // The brain's own line for each hit: drum, pad and the frame where the sound starts.
+            let frames = output.split(separator: "\n")
+                .filter { $0.hasPrefix("hit drum=\(drum) ") && $0.contains("pad=e2e-\(drum) ") }
+                .compactMap { line in line.split(separator: " ").first { $0.hasPrefix("frame=") }.flatMap { Int64($0.dropFirst(6)) } }
+            #expect(frames.count == expected.count, "\(drum): \(frames.count) played, \(expected.count) in the log")
+            guard frames.count == expected.count, !frames.isEmpty else { continue }
+            // Timing against the log's own strike times, one constant offset removed.
+            var deviations = zip(frames, expected).map { Double($0) / 48_000 - $1 }
+            let median = deviations.sorted()[deviations.count / 2]
+            deviations = deviations.map { abs($0 - median) * 1000 }.sorted()
+            let p99 = deviations[min(deviations.count - 1, Int(Double(deviations.count) * 0.99))]
+            #expect(p99 <= 1.0, "\(drum): p99 timing deviation \(p99) ms")
+        }
+        #expect(output.contains("pad e2e-kick ") && output.contains("pad e2e-snare ") && output.contains("pad e2e-hihat "))
+        #expect(output.contains("audio: 88 sounds started"))
+        // Something was heard: the WAV holds the groove's length and sound.
+        let heard = Program.runTool("sh", ["-c", "stat -c %s \(wav)"])
+        #expect((Int(heard.stdout.split(separator: "\n").first ?? "0") ?? 0) > 16 * 48_000 * 8)
+    }
+}
