@@ -76,8 +76,3 @@ struct DiscoveryTests {
         #expect(brainProcess.output.components("no Avahi daemon is running") == 1)
     }
 }
-
-extension String {
-    /// How many times `part` occurs.
-    func components(_ part: String) -> Int { split(separator: part, omittingEmptySubsequences: false).count - 1 }
-}

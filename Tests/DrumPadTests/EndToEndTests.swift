@@ -65,3 +65,49 @@ struct EndToEndTests {
         #expect((Int(heard.stdout.split(separator: "\n").first ?? "0") ?? 0) > 16 * 48_000 * 8)
     }
 }
+
+@Suite(.serialized, .enabled(if: avahiSandboxAvailable,
+                             "needs root, avahi-daemon, dbus-daemon, avahi-utils and iproute2 for a private Avahi"))
+struct EndToEndFaultTests {
+    /// Hit lines the brain printed for a pad.
+    static func hits(_ output: String, pad: String) -> Int {
+        output.split(separator: "\n").filter { $0.hasPrefix("hit drum=") && $0.contains("pad=\(pad) ") }.count
+    }
+
+    @Test func padAndBrainKilledAndRestartedMidwayRecover() throws {
+        let avahi = try AvahiSandbox()
+        let brainArguments = avahi.inside([Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7812",
+                                           "--output", "null"])
+        let first = BackgroundProcess(brainArguments)!
+        #expect(eventually(within: 10) { first.output.contains("published as \"e2e\"") })
+        func pad(_ drum: String) -> BackgroundProcess {
+            BackgroundProcess(avahi.inside([
+                Program.productsFolder + "/drumpad", "run", "--drum", drum,
+                "--replay", Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv",
+                "--brain-name", "e2e", "--name", "e2e-\(drum)"]))!
+        }
+        let kick = pad("kick"), hihat = pad("hihat")
+        var snare = pad("snare")
+        #expect(eventually(within: 10) { Self.hits(first.output, pad: "e2e-snare") >= 2 })
+        // A pad killed and started again: a new connection, the brain unharmed.
+        snare.stop(signal: SIGKILL)
+        snare = pad("snare")
+        #expect(eventually(within: 10) { Self.hits(first.output, pad: "e2e-snare") >= 4 })
+        // The brain killed without warning, and a new one started in its place.
+        #expect(first.stop(signal: SIGKILL) == 128 + SIGKILL)
+        usleep(300_000)
+        let second = BackgroundProcess(brainArguments)!
+        #expect(eventually(within: 10) { second.output.contains("published as \"e2e\"") })
+        // Every pad comes back and its later hits are played by the new brain.
+        for name in ["e2e-kick", "e2e-hihat", "e2e-snare"] {
+            #expect(eventually(within: 10) { Self.hits(second.output, pad: name) >= 1 }, "\(name) never came back")
+        }
+        for process in [kick, hihat, snare] {
+            #expect(process.wait() == 0)
+            #expect(process.output.contains("lost the brain"))
+            #expect(process.output.components("connected to") >= 2)
+        }
+        #expect(second.stop(signal: SIGINT) == 0)
+        #expect(second.output.contains("audio: "))
+    }
+}

@@ -164,3 +164,8 @@ public func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool 
     }
     return condition()
 }
+
+extension String {
+    /// How many times `part` occurs.
+    public func components(_ part: String) -> Int { split(separator: part, omittingEmptySubsequences: false).count - 1 }
+}
