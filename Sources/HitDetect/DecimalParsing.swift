@@ -21,70 +21,9 @@ enum DecimalParsing {
     @inlinable
     static func parse(_ start: UnsafePointer<UInt8>, count: Int,
                       powers: UnsafePointer<Double>) -> Double? {
-        var i = 0
-        var negative = false
-        if count > 0 && (start[0] == UInt8(ascii: "-") || start[0] == UInt8(ascii: "+")) {
-            negative = start[0] == UInt8(ascii: "-")
-            i = 1
-        }
-        var mantissa: UInt64 = 0
-        var significantDigits = 0
-        var exponent = 0
-        var sawDigit = false
-        var inexact = false
-        while i < count {
-            let digit = start[i] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            sawDigit = true
-            if significantDigits < 19 {
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                if mantissa != 0 { significantDigits &+= 1 }
-            } else {
-                exponent &+= 1
-                inexact = true
-            }
-            i &+= 1
-        }
-        if i < count && start[i] == UInt8(ascii: ".") {
-            i &+= 1
-            while i < count {
-                let digit = start[i] &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                sawDigit = true
-                if significantDigits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    if mantissa != 0 { significantDigits &+= 1 }
-                    exponent &-= 1
-                } else {
-                    inexact = true
-                }
-                i &+= 1
-            }
-        }
-        if sawDigit && i < count && (start[i] | 0x20) == UInt8(ascii: "e") {
-            i &+= 1
-            var exponentNegative = false
-            if i < count && (start[i] == UInt8(ascii: "-") || start[i] == UInt8(ascii: "+")) {
-                exponentNegative = start[i] == UInt8(ascii: "-")
-                i &+= 1
-            }
-            var written = 0
-            var sawExponentDigit = false
-            while i < count {
-                let digit = start[i] &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                sawExponentDigit = true
-                if written < 100_000 { written = written &* 10 &+ Int(digit) }
-                i &+= 1
-            }
-            guard sawExponentDigit else { return slowParse(start, count: count) }
-            exponent &+= exponentNegative ? -written : written
-        }
-        guard sawDigit && i == count else { return slowParse(start, count: count) }
-        if !inexact && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
-            var value = Double(mantissa)
-            value = exponent < 0 ? value / powers[-exponent] : value * powers[exponent]
-            return negative ? -value : value
+        var position = 0
+        if let value = scan(start, &position, end: count, powers: powers), position == count {
+            return value
         }
         return slowParse(start, count: count)
     }
