@@ -37,7 +37,8 @@ struct DiscoveryTests {
 
         // A pad with no address finds the brain it names, and plays it.
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "snare",
-                                                 "--replay", shortLog(), "--brain-name", "studio"])
+                                                 "--replay", shortLog(), "--brain-name", "studio",
+                                                 "--wait-for-brain", "30"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("welcomed"))
         #expect(waitFor(first, "hit drum=snare"))
@@ -56,7 +57,7 @@ struct DiscoveryTests {
         avahi.startDaemon()
         #expect(eventually(within: 5) { brainProcess.output.components("published as \"stage\"") == 2 })
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "kick",
-                                                 "--replay", shortLog()])
+                                                 "--replay", shortLog(), "--wait-for-brain", "30"])
         #expect(run.status == 0 && run.stderr.contains("found brain \"stage\""), "\(run.stderr)")
         #expect(eventually(within: 5) { brainProcess.output.components("hit drum=kick") == 3 })
         brainProcess.stop(signal: SIGINT)
