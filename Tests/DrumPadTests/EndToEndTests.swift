@@ -7,7 +7,8 @@ import TestSupport
 
 /// The whole network (issue 9): a brain and three pads in a network namespace with a private
 /// avahi-daemon; the pads find the brain by name and replay logs with known strikes; the brain
-/// plays them into a WAV file with a 10 ms jitter buffer.
+/// plays them into a WAV file with a 20 ms jitter buffer. `scripts/test` runs this suite on its
+/// own, after the others: it measures timing, which other tests on the same cores would disturb.
 @Suite(.serialized, .enabled(if: avahiSandboxAvailable,
                              "needs root, avahi-daemon, dbus-daemon, avahi-utils and iproute2 for a private Avahi"))
 struct EndToEndTests {
@@ -28,7 +29,7 @@ struct EndToEndTests {
         defer { unlink(wav) }
         let brain = BackgroundProcess(avahi.inside([
             Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7811",
-            "--output", "wav:" + wav, "--jitter-buffer-ms", "10"]))!
+            "--output", "wav:" + wav, "--jitter-buffer-ms", "20"]))!
         #expect(eventually(within: 10) { brain.output.contains("published as \"e2e\"") })
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
