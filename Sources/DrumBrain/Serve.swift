@@ -98,6 +98,7 @@ struct Serve: AsyncParsableCommand {
         let (hits, hitSink) = AsyncStream.makeStream(of: (ReceivedHit, UInt32).self,
                                                     bufferingPolicy: .bufferingNewest(4096))
         let numbers = HitNumbers()
+        let unknownDrums = Atomic<Int>(0)
         let jitterMicros = Int64(jitterBufferMs * 1000)
         let server: BrainServer
         do {
@@ -119,6 +120,8 @@ struct Serve: AsyncParsableCommand {
                             _ = engine.play(drum: index, velocity: received.hit.velocity, id: number,
                                             kitGeneration: generation)
                         }
+                    } else {
+                        unknownDrums.wrappingAdd(1, ordering: .relaxed)
                     }
                     hitSink.yield((received, number))
                 })
@@ -203,7 +206,8 @@ struct Serve: AsyncParsableCommand {
         engine.stop()
         let status = engine.status
         printError("audio: \(status.mixer.hits) sounds started, \(status.xruns) underruns, "
-                   + "\(status.mixer.unknownDrums) unknown drums, \(status.mixer.limitedSamples) samples limited"
+                   + "\(unknownDrums.load(ordering: .relaxed)) hits for drums the kit lacks, "
+                   + "\(status.mixer.limitedSamples) samples limited"
                    + (status.realtime == false ? "; ran without SCHED_FIFO (\(status.realtimeRefusal ?? "refused"))" : "")
                    + (status.outputError.map { "; output failed: \($0)" } ?? ""))
         for pad in totals {

@@ -90,11 +90,6 @@ public struct BrainConnection: Sendable {
         return .sendErrorAndClose("no message for \(seconds) s; pads ping every second")
     }
 
-    /// Counts a delivered hit whose drum the kit lacks (the audio side knows the kit).
-    public mutating func countUnknownDrum() {
-        statistics.unknownDrums += 1
-    }
-
     private mutating func handle(_ message: DrumMessage, nowMicros: Int64, into actions: inout [Action]) {
         switch message {
         case .hit(let hit):

@@ -14,8 +14,6 @@ public struct PadStatistics: Sendable, Equatable {
     public var sequenceGaps = 0
     /// Messages with addresses the brain does not know (ignored).
     public var unknownMessages = 0
-    /// Hits for drums the kit lacks (ignored).
-    public var unknownDrums = 0
     /// Malformed input (the connection is closed after one).
     public var errors = 0
     /// The round trip the pad last reported, in µs.
