@@ -94,19 +94,7 @@ public enum HydrogenKitLoader {
                 guard let filename = layer.string("filename"), !filename.isEmpty else {
                     throw .badKit(path: file, detail: "instrument \"\(instrumentName)\": a layer has no <filename>")
                 }
-                let path = filename.hasPrefix("/") ? filename : (folder as NSString).appendingPathComponent(filename)
-                guard FileManager.default.fileExists(atPath: path) else {
-                    throw .sampleNotFound(kit: file, drum: name, sample: filename, lookedIn: folder)
-                }
-                var buffer: AudioBuffer
-                do {
-                    buffer = try SoundFile.resampled(try SoundFile.read(path), to: sampleRate, path: path)
-                } catch {
-                    if case .soundFile(_, let reason) = error {
-                        throw .unreadableSample(kit: file, drum: name, path: path, reason: reason)
-                    }
-                    throw error
-                }
+                var buffer = try KitLoader.loadSample(filename, kit: file, drum: name, sampleRate: sampleRate)
                 let layerGain = Float((layer.number("gain") ?? 1) * componentGain)
                 if layerGain != 1 {
                     let scaled = (0..<(buffer.frames * buffer.channels)).map { buffer.samples[$0] * layerGain }

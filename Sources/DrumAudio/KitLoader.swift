@@ -21,7 +21,6 @@ public enum KitLoader {
     }
 
     static func loadJSON(_ file: String, sampleRate: Double) throws(DrumAudioError) -> Kit {
-        let folder = (file as NSString).deletingLastPathComponent
         let root: Any
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -74,24 +73,32 @@ public enum KitLoader {
             }
             var layers: [Kit.Layer] = []
             for spec in layerSpecs {
-                let samplePath = spec.sample.hasPrefix("/") ? spec.sample : (folder as NSString).appendingPathComponent(spec.sample)
-                guard FileManager.default.fileExists(atPath: samplePath) else {
-                    throw .sampleNotFound(kit: file, drum: drumName, sample: spec.sample, lookedIn: folder.isEmpty ? "." : folder)
-                }
-                let buffer: AudioBuffer
-                do {
-                    buffer = try SoundFile.resampled(try SoundFile.read(samplePath), to: sampleRate, path: samplePath)
-                } catch {
-                    if case .soundFile(_, let reason) = error {
-                        throw .unreadableSample(kit: file, drum: drumName, path: samplePath, reason: reason)
-                    }
-                    throw error
-                }
+                let buffer = try loadSample(spec.sample, kit: file, drum: drumName, sampleRate: sampleRate)
                 layers.append(Kit.Layer(buffer: buffer, minVelocity: spec.min, maxVelocity: spec.max, source: spec.sample))
             }
             drums.append(Kit.Drum(name: drumName, azimuth: azimuth, gain: gain, layers: layers))
         }
         return Kit(name: name, drums: drums, sampleRate: sampleRate)
+    }
+
+    /// One of a kit's samples: `sample` relative to the kit file's folder (or absolute), read
+    /// through libsndfile and converted to `sampleRate`. Errors name the kit, the drum and the
+    /// path tried.
+    static func loadSample(_ sample: String, kit file: String, drum: String,
+                           sampleRate: Double) throws(DrumAudioError) -> AudioBuffer {
+        let folder = (file as NSString).deletingLastPathComponent
+        let path = sample.hasPrefix("/") ? sample : (folder as NSString).appendingPathComponent(sample)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .sampleNotFound(kit: file, drum: drum, sample: sample, lookedIn: folder.isEmpty ? "." : folder)
+        }
+        do {
+            return try SoundFile.resampled(try SoundFile.read(path), to: sampleRate, path: path)
+        } catch {
+            if case .soundFile(_, let reason) = error {
+                throw .unreadableSample(kit: file, drum: drum, path: path, reason: reason)
+            }
+            throw error
+        }
     }
 
     /// Lower-case letters, digits and single hyphens inside (DESIGN.md §8).

@@ -193,25 +193,16 @@ def _find_header(data: bytes, path: str, required: list[str], what: str, example
 
     Returns (names, header line number, byte offset of the line after it, metadata, gap seen)."""
     metadata: list = []
-    pos = 0
-    line = 0
     gap = False
-    size = len(data)
-    while pos < size:
-        end = data.find(b"\n", pos)
-        if end < 0:
-            end = size
-        line += 1
-        raw = data[pos:end]
+    for line, raw, after in _iter_rows(data, 0, 1):
         stripped = raw.lstrip(_BLANKS)
-        pos = end + 1
         if not stripped:
             continue
         if stripped.startswith(b"#"):
             gap = _parse_comment(stripped[1:], metadata) or gap
             continue
         names = _parse_header(raw, path, line, required, what)
-        return names, line, min(pos, size), metadata, gap
+        return names, line, after, metadata, gap
     raise InputError(path, None, "no header line (the file is empty or holds only comments)",
                      f"the first non-comment line must name the columns, such as {example}")
 
@@ -236,7 +227,8 @@ def _number(text: bytes, path: str, line: int, column: str, empty_ok: bool = Fal
 
 
 def _iter_rows(data: bytes, start: int, first_line: int):
-    """Yields (line number, raw line) for every line from byte `start` (line `first_line`)."""
+    """Yields (line number, raw line, offset of the next line) for every line from byte `start`
+    (line `first_line`)."""
     pos = start
     line = first_line
     size = len(data)
@@ -244,7 +236,7 @@ def _iter_rows(data: bytes, start: int, first_line: int):
         end = data.find(b"\n", pos)
         if end < 0:
             end = size
-        yield line, data[pos:end]
+        yield line, data[pos:end], min(end + 1, size)
         line += 1
         pos = end + 1
 
@@ -262,7 +254,7 @@ def _read_table(path: str, required: list[str], optional: list[str], what: str, 
     values: dict[str, list] = {c: [] for c in wanted}
     lines: list[int] = []
     ncols = len(names)
-    for line, raw in _iter_rows(data, start, header_line + 1):
+    for line, raw, _ in _iter_rows(data, start, header_line + 1):
         stripped = raw.lstrip(_BLANKS)
         if not stripped:
             continue
@@ -421,7 +413,7 @@ def _read_log_slow(path, data, start, header_line, names, metadata, skip_bad_row
     messages: list[str] = []
     last_t = None
     rows = 0
-    for line, raw in _iter_rows(data, start, header_line + 1):
+    for line, raw, _ in _iter_rows(data, start, header_line + 1):
         stripped = raw.lstrip(_BLANKS)
         if not stripped:
             continue
