@@ -43,6 +43,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // Accelerometer sources of a pad: evdev nodes through libevdev, IIO devices, evemu
+        // recordings; device discovery.
+        .target(name: "PadSensors", dependencies: ["CEvdev"]),
         // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
         // brain and a pad's --local playback.
         .target(name: "DrumAudio", dependencies: ["CSndFile", "CSampleRate", "CALSA"]),
@@ -55,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "DrumPad",
             dependencies: [
-                "HitDetect", "DrumNet", "CEvdev",
+                "HitDetect", "DrumNet", "PadSensors", "CEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -81,6 +84,7 @@ let package = Package(
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport"]),
         .testTarget(name: "DrumBrainTests", dependencies: ["DrumBrain", "CALSA", "CSndFile"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "CEvdev", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

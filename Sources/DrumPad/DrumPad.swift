@@ -8,13 +8,18 @@ struct DrumPad: ParsableCommand {
         commandName: "drumpad",
         abstract: "Detect drumstick hits on an accelerometer and send them to a drumbrain.",
         discussion: """
+            See the accelerometers, record one, and play:
+              drumpad devices
+              drumpad record --out snare.csv --seconds 30
+              drumpad run --drum snare
+
             Tune the detector offline on a logged sensor CSV:
               drumpad replay Samples/logs/snare-250hz.csv
               drumpad replay my.csv --threshold 0.3 --refractory 12 > hits.csv
               drumpad replay my.csv --labels strikes.csv --sweep > sweep.csv
             """,
         version: "drumpad 0.1.0 (\(linkedLibrarySummary()))",
-        subcommands: [Replay.self, Run.self])
+        subcommands: [Devices.self, Record.self, Run.self, Replay.self])
 }
 
 /// Names the C libraries this executable is linked with, after checking each one answers.

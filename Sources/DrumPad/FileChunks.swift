@@ -28,6 +28,29 @@ struct FileChunks: ~Copyable {
 
     deinit { close(descriptor) }
 
+    /// The first `bytes` bytes of the file at `path` (fewer if it is shorter).
+    static func head(path: String, bytes: Int) throws(DrumPadError) -> [UInt8] {
+        let file = try FileChunks(path: path)
+        var buffer = [UInt8](repeating: 0, count: bytes)
+        let got = buffer.withUnsafeMutableBytes { Glibc.read(file.descriptor, $0.baseAddress, $0.count) }
+        guard got >= 0 else { throw .readFailed(path: path, errno: errno) }
+        return Array(buffer.prefix(got))
+    }
+
+    /// The whole file at `path` (for small files such as evemu recordings).
+    static func readAll(path: String) throws(DrumPadError) -> [UInt8] {
+        let file = try FileChunks(path: path)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(file.descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw .readFailed(path: path, errno: errno) }
+            if got == 0 { return bytes }
+            bytes.append(contentsOf: buffer[0..<got])
+        }
+    }
+
     /// Feeds the whole file through `reader` into `batch`, calling `body` after each chunk with
     /// the samples parsed from it and the bytes read so far (the batch is emptied after `body`
     /// returns unless `keepBatch`).

@@ -24,10 +24,12 @@ struct Replay: ParsableCommand {
               drumpad replay log.csv --sweep --thresholds 0.1:1.0:0.05 --refractories 4:20:2
             """)
 
-    @Argument(help: "The sensor log CSV (columns t and z required; x, y, hit optional).")
+    @Argument(help: "The sensor log CSV (columns t and z required; x, y, hit optional), or an evemu recording (evemu-record's text).")
     var log: String
 
     @OptionGroup var options: DetectorOptions
+
+    @OptionGroup var axisOptions: AxisOptions
 
     @Option(help: "CSV of true strike times (a t column) to score against. Default: the log's hit column, if any.")
     var labels: String?
@@ -58,7 +60,9 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let labelTimes = try labels.map { try readLabelTimes(path: $0) }
-        if sweep {
+        if EvemuLog.isRecording(path: log) {
+            try replayRecording(labelTimes: labelTimes)
+        } else if sweep {
             try runSweep(labelTimes: labelTimes)
         } else {
             // One concrete detector type per branch, so the loop is specialised for it.
@@ -77,7 +81,35 @@ struct Replay: ParsableCommand {
     }
 
     var readerOptions: SensorLogReader.Options {
-        SensorLogReader.Options(skipBadRows: skipBadRows, readXY: false)
+        SensorLogReader.Options(skipBadRows: skipBadRows, readXY: axisOptions.axis != .z)
+    }
+
+    /// Runs the detector over an evemu recording (read whole: recordings are small).
+    func replayRecording(labelTimes: [Double]?) throws {
+        let recording = try EvemuLog(path: log, axis: axisOptions.axis, unitsPerG: axisOptions.unitsPerG)
+        let summary = recording.summary(fileName: log)
+        if sweep {
+            try sweepCells(over: recording.batch, summary: summary, scoringLabels: labelTimes)
+            return
+        }
+        var detector = options.makeDetector()
+        var hits: [Hit] = []
+        detector.detect(recording.batch, into: &hits)
+        var out = OutputBuffer(descriptor: 1, name: "hits to standard output")
+        out.append(HitCSV.header)
+        for hit in hits { HitCSV.append(hit, to: &out.bytes) }
+        try out.flush()
+        printError("drumpad replay: \(summary.text) (evemu recording of \"\(recording.deviceName)\", "
+                   + "axis \(axisOptions.axis.rawValue)); \(options.text): \(hits.count) hit\(hits.count == 1 ? "" : "s")")
+        if let labelTimes {
+            try score(hitTimes: hits.map(\.time), labels: labelTimes, summary: summary, against: labels ?? "")
+        }
+    }
+
+    func score(hitTimes: [Double], labels scoringLabels: [Double], summary: LogSummary, against: String) throws {
+        let tolerance = toleranceMs.map { $0 / 1000 } ?? HitScore.defaultTolerance(sampleRate: summary.rate)
+        let score = HitScore(hitTimes: hitTimes, labelTimes: scoringLabels, tolerance: tolerance)
+        printError("score against \(against): \(Self.text(score))")
     }
 
     /// Streams the log through the detector, writing hits as they are found.
@@ -94,6 +126,7 @@ struct Replay: ParsableCommand {
         let total = files.sizeBytes
         do {
             let handle: (inout SensorBatch, Int) throws -> Void = { batch, bytesRead in
+                axisOptions.axis.select(in: &batch)
                 hits.removeAll(keepingCapacity: true)
                 detector.detect(batch, into: &hits)
                 for hit in hits {
@@ -123,16 +156,32 @@ struct Replay: ParsableCommand {
         reportSkipped(reader)
         let scoringLabels = labelTimes ?? (reader.hasColumn("hit") ? logLabels : nil)
         if let scoringLabels {
-            let tolerance = toleranceMs.map { $0 / 1000 }
-                ?? HitScore.defaultTolerance(sampleRate: summary.rate)
-            let score = HitScore(hitTimes: hitTimes, labelTimes: scoringLabels, tolerance: tolerance)
-            printError("score against \(labels ?? "the hit column of \(log)"): \(Self.text(score))")
+            try score(hitTimes: hitTimes, labels: scoringLabels, summary: summary,
+                      against: labels ?? "the hit column of \(log)")
         }
     }
 
     /// Reads the whole log, then runs every cell of the grid over it.
     func runSweep(labelTimes: [Double]?) throws {
-        let grid = SweepGrid(
+        var files = try FileChunks(path: log)
+        var reader = SensorLogReader(fileName: log, options: readerOptions)
+        var batch = SensorBatch()
+        var loading = ProgressBar(label: "reading", worthShowing: files.sizeBytes > 16 << 20)
+        let total = files.sizeBytes
+        try files.read(with: &reader, into: &batch, keepBatch: true) { _, bytesRead in
+            loading.update(done: bytesRead, total: total, detail: "\(bytesRead >> 20) of \(total >> 20) MiB")
+        }
+        loading.finish()
+        axisOptions.axis.select(in: &batch)
+        let summary = LogSummary(reader: reader)
+        let scoringLabels = labelTimes
+            ?? (reader.hasColumn("hit") ? batch.labelled.map { batch.time[$0] } : nil)
+        try sweepCells(over: batch, summary: summary, scoringLabels: scoringLabels)
+        reportSkipped(reader)
+    }
+
+    func sweepGrid() throws -> SweepGrid {
+        SweepGrid(
             thresholds: try thresholds.map { try SweepGrid.parseValues($0, name: "--thresholds") }
                 ?? SweepGrid.standard.thresholds,
             refractories: try refractories.map {
@@ -143,18 +192,11 @@ struct Replay: ParsableCommand {
                     return Int(value)
                 }
             } ?? SweepGrid.standard.refractories)
-        var files = try FileChunks(path: log)
-        var reader = SensorLogReader(fileName: log, options: readerOptions)
-        var batch = SensorBatch()
-        var loading = ProgressBar(label: "reading", worthShowing: files.sizeBytes > 16 << 20)
-        let total = files.sizeBytes
-        try files.read(with: &reader, into: &batch, keepBatch: true) { _, bytesRead in
-            loading.update(done: bytesRead, total: total, detail: "\(bytesRead >> 20) of \(total >> 20) MiB")
-        }
-        loading.finish()
-        let summary = LogSummary(reader: reader)
-        let scoringLabels = labelTimes
-            ?? (reader.hasColumn("hit") ? batch.labelled.map { batch.time[$0] } : nil)
+    }
+
+    /// Runs every cell of the grid over `batch` and prints the grid and the best setting.
+    func sweepCells(over batch: SensorBatch, summary: LogSummary, scoringLabels: [Double]?) throws {
+        let grid = try sweepGrid()
         let tolerance = toleranceMs.map { $0 / 1000 } ?? HitScore.defaultTolerance(sampleRate: summary.rate)
         let cellCount = grid.thresholds.count * grid.refractories.count
         var progress = ProgressBar(label: "sweep", worthShowing: batch.count * cellCount > 50_000_000)
@@ -183,7 +225,6 @@ struct Replay: ParsableCommand {
         try out.flush()
         printError("drumpad replay --sweep: \(summary.text); \(options.detector.rawValue) detector, "
                    + "\(grid.thresholds.count) thresholds × \(grid.refractories.count) refractories")
-        reportSkipped(reader)
         if let best = Sweep.best(of: cells), let score = best.score {
             printError("best: --threshold \(best.threshold) --refractory \(best.refractory): "
                        + Self.text(score))

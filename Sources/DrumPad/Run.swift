@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import DrumNet
 import HitDetect
+import PadSensors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,20 +12,31 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Detect hits and send them to a drumbrain.",
         discussion: """
-            The source today is a sensor log replayed in real time (--replay); the pad's own \
-            accelerometer comes with the sensor sources. Without --brain the pad finds a brain \
-            through Avahi (DNS-SD), the one named --brain-name if given.
+            The source is the board's accelerometer (--device, default auto: the first one \
+            `drumpad devices` lists that opens), or a sensor log CSV or evemu recording replayed \
+            in real time (--replay). Without --brain the pad finds a brain through Avahi \
+            (DNS-SD), the one named --brain-name if given. When the sensor is unplugged the pad \
+            says so, keeps its brain link and resumes when the sensor returns; when the brain \
+            goes away it reconnects. Ctrl-C or SIGTERM stops it.
 
             Examples:
+              drumpad run --drum snare
+              drumpad run --drum kick --device /dev/input/event7 --axis y --brain 192.168.1.20:7770
               drumpad run --drum snare --replay Samples/logs/snare-250hz.csv --brain 127.0.0.1:7770
-              drumpad run --drum kick --replay kick.csv --brain-name studio
+              drumpad run --drum kick --replay kick.evemu --brain-name studio
             """)
 
     @Option(help: "The drum this pad plays, as the brain's kit names it (kick, snare, hihat, ...).")
     var drum: String
 
-    @Option(help: "Replay this sensor log CSV in real time as the sensor.")
-    var replay: String
+    @Option(help: "The sensor: auto (the first accelerometer that opens), /dev/input/eventN, or an IIO device (iio:deviceN).")
+    var device: String?
+
+    @Option(help: "Replay this sensor log CSV or evemu recording in real time instead of a sensor.")
+    var replay: String?
+
+    @Option(help: "Samples per second to ask an IIO sensor for.")
+    var rate: Double?
 
     @Option(help: "The brain's address, HOST:PORT (skips discovery).")
     var brain: String?
@@ -43,7 +55,13 @@ struct Run: ParsableCommand {
 
     @OptionGroup var options: DetectorOptions
 
+    @OptionGroup var axisOptions: AxisOptions
+
     func validate() throws {
+        if device != nil && replay != nil {
+            throw ValidationError("give --device (a sensor) or --replay (a recording), not both")
+        }
+        if let rate, !(rate > 0) { throw ValidationError("--rate must be > 0 Hz, such as 1600") }
         guard drum.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), !drum.isEmpty else {
             throw ValidationError("--drum must be a word such as snare or hat-closed")
         }
@@ -115,16 +133,48 @@ struct Run: ParsableCommand {
                 while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil) == EINTR {}
             }
         }
+        StopRequest.install()
         var detector = options.makeDetector()
         var hitCount = 0
-        var source = try PacedReplay(path: replay)
-        try source.run { z, padTimeMicros in
-            if let hit = detector.process(z: z, time: Double(padTimeMicros) / 1e6) {
-                hitCount += 1
-                link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: padTimeMicros))
+        let axis = axisOptions.axis
+        let sourceText: String
+        if let replay {
+            var source = try PacedReplay(path: replay, axis: axis, unitsPerG: axisOptions.unitsPerG)
+            try source.run { z, padTimeMicros in
+                if let hit = detector.process(z: z, time: Double(padTimeMicros) / 1e6) {
+                    hitCount += 1
+                    link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: padTimeMicros))
+                }
+            } gap: {
+                detector.markGap()
             }
-        } gap: {
-            detector.markGap()
+            sourceText = "\(replay): \(source.samples) samples replayed"
+        } else {
+            var sourceOptions = SensorSource.Options()
+            sourceOptions.device = device ?? "auto"
+            sourceOptions.unitsPerG = axisOptions.unitsPerG
+            sourceOptions.rateHz = rate
+            let sensor = try LiveSensor(options: sourceOptions) { printError("drumpad: \($0)") }
+            if let source = sensor.source {
+                printError("drumpad: reading \(source.path) \"\(source.name)\", axis \(axis.rawValue); Ctrl-C stops")
+            }
+            var samples = 0
+            while !StopRequest.isSet {
+                try sensor.read(timeoutMillis: 100) { event in
+                    switch event {
+                    case .gap:
+                        detector.markGap()
+                    case .sample(let sample):
+                        samples += 1
+                        if let hit = detector.process(z: sample.value(axis), time: Double(sample.deviceMicros) / 1e6) {
+                            hitCount += 1
+                            link.send(DrumHit(drum: drum, velocity: Float(hit.velocity),
+                                              padTimeMicros: sample.monotonicMicros))
+                        }
+                    }
+                }
+            }
+            sourceText = "\(sensor.source?.path ?? device ?? "sensor"): \(samples) samples read"
         }
         let done = DispatchSemaphore(value: 0)
         let box = StatisticsBox()
@@ -135,7 +185,7 @@ struct Run: ParsableCommand {
         done.wait()
         finder?.stop()
         let stats = box.value
-        printError("drumpad: \(replay): \(source.samples) samples replayed; \(options.text): \(hitCount) hits, "
+        printError("drumpad: \(sourceText); \(options.text): \(hitCount) hits, "
                    + "\(stats.sentHits) sent, \(stats.droppedHits) dropped while disconnected"
                    + (stats.roundTripMicros.map { "; round trip \($0) µs" } ?? ""))
     }
@@ -147,27 +197,28 @@ final class StatisticsBox: @unchecked Sendable {
     var value = PadLink.Statistics()
 }
 
-/// A sensor log replayed at its own pace: each sample is handed over at the monotonic time its
-/// `t` says, relative to the first sample.
+/// A sensor log or evemu recording replayed at its own pace: each sample is handed over at the
+/// monotonic time its `t` says, relative to the first sample. Ctrl-C stops it early.
 struct PacedReplay {
     let path: String
+    let axis: Axis
+    let unitsPerG: Double?
     private(set) var samples = 0
 
-    init(path: String) throws {
+    init(path: String, axis: Axis = .z, unitsPerG: Double? = nil) throws {
         self.path = path
+        self.axis = axis
+        self.unitsPerG = unitsPerG
     }
 
-    /// Calls `sample` with each z value and the monotonic µs it is due, sleeping until then,
-    /// and `gap` before a sample that follows a `# gap` line.
+    /// Calls `sample` with each value of the axis and the monotonic µs it is due, sleeping until
+    /// then, and `gap` before a sample that follows a gap.
     mutating func run(_ sample: (Double, Int64) -> Void, gap: () -> Void) throws {
-        var files = try FileChunks(path: path)
-        var reader = SensorLogReader(fileName: path, options: .init(readXY: false))
-        var batch = SensorBatch()
         var origin: (t: Double, micros: Int64)?
         var count = 0
-        try files.read(with: &reader, into: &batch) { batch, _ in
+        func pace(_ batch: inout SensorBatch) {
             var nextGap = 0
-            for i in 0..<batch.count {
+            for i in 0..<batch.count where !StopRequest.isSet {
                 if nextGap < batch.gapsBefore.count && batch.gapsBefore[nextGap] == i {
                     gap()
                     nextGap += 1
@@ -175,19 +226,24 @@ struct PacedReplay {
                 let t = batch.time[i]
                 if origin == nil { origin = (t, MonotonicClock.nowMicros()) }
                 let due = origin!.micros + Int64(((t - origin!.t) * 1e6).rounded())
-                Self.sleep(untilMicros: due)
+                MonotonicMicros.sleep(until: due)
                 sample(batch.z[i], due)
                 count += 1
             }
         }
+        if EvemuLog.isRecording(path: path) {
+            var recording = try EvemuLog(path: path, axis: axis, unitsPerG: unitsPerG)
+            pace(&recording.batch)
+        } else {
+            var files = try FileChunks(path: path)
+            var reader = SensorLogReader(fileName: path, options: .init(readXY: axis != .z))
+            var batch = SensorBatch()
+            try files.read(with: &reader, into: &batch) { batch, _ in
+                axis.select(in: &batch)
+                pace(&batch)
+            }
+        }
         samples = count
-    }
-
-    /// Sleeps until the monotonic clock reads `micros`. The corresponding C function is
-    /// `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)`: an absolute deadline does not drift.
-    static func sleep(untilMicros micros: Int64) {
-        var deadline = timespec(tv_sec: Int(micros / 1_000_000), tv_nsec: Int(micros % 1_000_000) * 1000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
     }
 }
 

@@ -19,6 +19,14 @@ public struct LogSummary: Equatable, Sendable {
         rate = samples >= 2 && span > 0 ? Double(samples - 1) / span : nil
     }
 
+    /// Summarises `samples` samples from `firstTime` to `lastTime` (seconds) read from `fileName`.
+    public init(fileName: String, samples: Int, firstTime: Double, lastTime: Double) {
+        self.fileName = fileName
+        self.samples = samples
+        durationSeconds = lastTime - firstTime
+        rate = samples >= 2 && durationSeconds > 0 ? Double(samples - 1) / durationSeconds : nil
+    }
+
     /// `log.csv: 1250 samples over 4.996 s (~250.0 Hz)`.
     public var text: String {
         var text = "\(fileName): \(samples) sample\(samples == 1 ? "" : "s") over "

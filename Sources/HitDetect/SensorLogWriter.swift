@@ -50,6 +50,12 @@ public struct SensorLogWriter: Sendable {
         bytes.append(contentsOf: Array("# gap\n".utf8))
     }
 
+    /// Appends a `# text` comment line, such as `# rate_hz: 250` learned while recording.
+    public mutating func appendComment(_ text: String) {
+        precondition(!text.contains("\n"), "a comment is one line")
+        bytes.append(contentsOf: Array("# \(text)\n".utf8))
+    }
+
     /// Returns the encoded text so far and forgets it.
     public mutating func take() -> [UInt8] {
         defer { bytes.removeAll(keepingCapacity: true) }

@@ -1,0 +1,34 @@
+import ArgumentParser
+import HitDetect
+import PadSensors
+
+extension Axis: ExpressibleByArgument {}
+
+/// Which axis feeds the detector and how raw values become g: shared by the commands that read
+/// sensors or their recordings.
+struct AxisOptions: ParsableArguments {
+    @Option(help: "The axis that feeds the detector: x, y or z (the one at right angles to the drum's face).")
+    var axis: Axis = .z
+
+    @Option(help: ArgumentHelp(
+        "Raw units per g, when the device does not say (evdev resolution, driver table).",
+        valueName: "N"))
+    var unitsPerG: Double?
+
+    func validate() throws {
+        if let unitsPerG, !(unitsPerG > 0 && unitsPerG.isFinite) {
+            throw ValidationError("--units-per-g must be a number > 0, such as 8192 (raw units per 1 g)")
+        }
+    }
+}
+
+extension Axis {
+    /// Puts this axis' values where the detectors read (`z`) in a batch read with x and y.
+    func select(in batch: inout SensorBatch) {
+        switch self {
+        case .x: batch.z = batch.x
+        case .y: batch.z = batch.y
+        case .z: break
+        }
+    }
+}

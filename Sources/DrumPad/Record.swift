@@ -1,0 +1,106 @@
+import ArgumentParser
+import PadSensors
+
+/// `drumpad record`: log a sensor to a CSV (DESIGN.md §3) for tuning and plotting.
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record an accelerometer to a sensor log CSV.",
+        discussion: """
+            Writes t,x,y,z (seconds; g) with the device's name, source, units per g and time \
+            base as `# key: value` comments; the measured rate is added at the end. Times come \
+            from the sensor's own clock (MSC_TIMESTAMP or the IIO timestamp channel) when it has \
+            one, relative to the first sample. The file is written out four times a second and \
+            forced to disk every second, so a power cut loses at most about a second; Ctrl-C \
+            (or SIGTERM, or --seconds) flushes and closes it. An unplugged sensor leaves a \
+            `# gap` and recording resumes when it returns.
+
+            Examples:
+              drumpad record --out snare.csv --seconds 30
+              drumpad record --device /dev/input/event7 --out kick.csv
+              drumpad replay snare.csv --sweep --labels strikes.csv
+            """)
+
+    @Option(help: "The sensor: auto (the first accelerometer that opens), /dev/input/eventN, or an IIO device (iio:deviceN).")
+    var device = "auto"
+
+    @Option(help: "The sensor log CSV to write.")
+    var out: String
+
+    @Option(help: "Stop after this many seconds (default: until Ctrl-C).")
+    var seconds: Double?
+
+    @Option(help: "Samples per second to ask an IIO sensor for (written to its sampling_frequency).")
+    var rate: Double?
+
+    @Option(help: ArgumentHelp("Raw units per g, when the device does not say.", valueName: "N"))
+    var unitsPerG: Double?
+
+    func validate() throws {
+        if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be > 0, such as 30") }
+        if let rate, !(rate > 0) { throw ValidationError("--rate must be > 0 Hz, such as 1600") }
+        if let unitsPerG, !(unitsPerG > 0 && unitsPerG.isFinite) {
+            throw ValidationError("--units-per-g must be a number > 0, such as 8192")
+        }
+    }
+
+    func run() throws {
+        StopRequest.install()
+        var sourceOptions = SensorSource.Options()
+        sourceOptions.device = device
+        sourceOptions.unitsPerG = unitsPerG
+        sourceOptions.rateHz = rate
+        let sensor = try LiveSensor(options: sourceOptions) { printError("drumpad record: \($0)") }
+        guard let source = sensor.source else { return }
+        let file = try SensorLogFile(path: out, metadata: source.metadata, valueDecimals: source.valueDecimals)
+        printError("drumpad record: \(source.path) \"\(source.name)\" → \(out)"
+                   + (seconds.map { " for \($0) s" } ?? "") + "; Ctrl-C stops")
+        let start = MonotonicMicros.now()
+        let end = seconds.map { start + Int64($0 * 1e6) }
+        var first: Int64?
+        var last: Int64 = 0
+        var gaps = 0
+        var gapPending = false
+        var failure: Error?
+        while !StopRequest.isSet, failure == nil {
+            let now = MonotonicMicros.now()
+            if let end, now >= end { break }
+            let wait = end.map { Int32(max(1, min(100, ($0 - now) / 1000))) } ?? 100
+            try sensor.read(timeoutMillis: wait) { event in
+                guard failure == nil else { return }
+                switch event {
+                case .gap:
+                    gapPending = true
+                case .sample(let s):
+                    if let end, MonotonicMicros.now() > end + 50_000 { return }
+                    if first == nil { first = s.deviceMicros }
+                    if gapPending && file.rows > 0 {
+                        file.appendGap()
+                        gaps += 1
+                    }
+                    gapPending = false
+                    last = s.deviceMicros
+                    do {
+                        try file.append(time: Double(s.deviceMicros - first!) / 1e6, x: s.x, y: s.y, z: s.z)
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+            if failure == nil {
+                do { try file.flushIfDue() } catch { failure = error }
+            }
+        }
+        if let failure { throw failure }
+        let span = Double(last - (first ?? last)) / 1e6
+        let measuredRate = file.rows > 1 && span > 0 ? Double(file.rows - 1) / span : nil
+        if let measuredRate { file.appendComment("rate_hz: \(Self.rounded(measuredRate)) (measured)") }
+        try file.finish()
+        printError("drumpad record: \(file.rows) samples over \(Self.rounded(span)) s"
+                   + (measuredRate.map { " (~\(Self.rounded($0)) Hz)" } ?? "")
+                   + (gaps > 0 ? ", \(gaps) gap\(gaps == 1 ? "" : "s")" : "") + " in \(out)")
+    }
+
+    static func rounded(_ value: Double) -> String {
+        String((value * 10).rounded() / 10)
+    }
+}

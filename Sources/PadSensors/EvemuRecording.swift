@@ -1,0 +1,128 @@
+/// A recording in `evemu-record`'s text format: the device description and its events.
+///
+/// ```
+/// # EVEMU 1.3
+/// N: DualSense Wireless Controller Motion Sensors
+/// I: 0003 054c 0ce6 8111
+/// P: 40 00 00 00 00 00 00 00
+/// B: 03 07 00 00 00 00 00 00 00
+/// A: 02 -32768 32767 16 0 8192
+/// E: 0.000001 0003 0002 8192	# EV_ABS / ABS_Z   8192
+/// E: 0.000001 0004 0005 1000	# EV_MSC / MSC_TIMESTAMP 1000
+/// E: 0.000001 0000 0000 0000	# ------------ SYN_REPORT (0) ---------- +0ms
+/// ```
+/// `N` is the name, `P` the property bits as bytes (hex, least significant first), `A` an
+/// absolute axis (code in hex, then min, max, fuzz, flat, resolution), `E` an event (time as
+/// seconds.microseconds, type and code in hex, value in decimal). Comments after `#` and other
+/// line kinds (`I`, `B`, `L`, `S`) are read past.
+public struct EvemuRecording: Sendable {
+    /// One `A:` line.
+    public struct AbsAxis: Sendable, Equatable {
+        public var minimum: Int32, maximum: Int32, fuzz: Int32, flat: Int32, resolution: Int32
+
+        public init(minimum: Int32, maximum: Int32, fuzz: Int32, flat: Int32, resolution: Int32) {
+            self.minimum = minimum
+            self.maximum = maximum
+            self.fuzz = fuzz
+            self.flat = flat
+            self.resolution = resolution
+        }
+    }
+
+    /// The device name (`N:`).
+    public var name = ""
+    /// Property bits (`P:`), such as `InputEvent.Code.propAccelerometer`.
+    public var properties: Set<Int> = []
+    /// Absolute axes by code (`A:`).
+    public var absAxes: [UInt16: AbsAxis] = [:]
+    /// The events, in order.
+    public var events: [InputEvent] = []
+
+    /// Whether the recorded device calls itself an accelerometer.
+    public var isAccelerometer: Bool { properties.contains(InputEvent.Code.propAccelerometer) }
+
+    /// Whether `text` starts like an evemu recording (so a CSV log is told apart).
+    public static func looksLikeRecording(_ prefix: [UInt8]) -> Bool {
+        let head = String(decoding: prefix.prefix(64), as: UTF8.self)
+        return head.hasPrefix("# EVEMU") || head.hasPrefix("N: ") || head.hasPrefix("E: ")
+    }
+
+    /// Parses the text of a recording; errors name `fileName` and the line.
+    public init(text: String, fileName: String) throws(SensorError) {
+        var lineNumber = 0
+        for line: Substring in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let content = line.firstIndex(of: "#").map { line[..<$0] } ?? line[...]
+            let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            guard let kind = fields.first else { continue }
+            func bad(_ why: String) -> SensorError {
+                .badRecording(file: fileName, line: lineNumber, message: why)
+            }
+            switch kind {
+            case "N:":
+                name = Substring(line.dropFirst(2)).trimmingSpaces()
+            case "P:":
+                for (byteIndex, field) in fields.dropFirst().enumerated() {
+                    guard let byte = UInt8(field, radix: 16) else { throw bad("property byte \"\(field)\" is not hex") }
+                    for bit in 0..<8 where byte & (1 << bit) != 0 { properties.insert(byteIndex * 8 + bit) }
+                }
+            case "A:":
+                // Older evemu versions write no resolution; it is then unknown (0).
+                let numbers = fields.dropFirst(2).compactMap { Int32($0) }
+                guard fields.count >= 6, let code = UInt16(fields[1], radix: 16), numbers.count == fields.count - 2
+                else { throw bad("an axis line is A: CODE(hex) MIN MAX FUZZ FLAT [RESOLUTION]") }
+                absAxes[code] = AbsAxis(minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2],
+                                        flat: numbers[3], resolution: numbers.count > 4 ? numbers[4] : 0)
+            case "E:":
+                guard fields.count >= 5, let micros = Self.parseTime(fields[1]),
+                      let type = UInt16(fields[2], radix: 16), let code = UInt16(fields[3], radix: 16),
+                      let value = Int64(fields[4]), value >= Int64(Int32.min), value <= Int64(UInt32.max)
+                else { throw bad("an event line is E: SECONDS.MICROS TYPE(hex) CODE(hex) VALUE") }
+                // MSC_TIMESTAMP is u32; evemu prints the signed value, some tools the unsigned.
+                events.append(InputEvent(type: type, code: code, value: Int32(truncatingIfNeeded: value),
+                                         timeMicros: micros))
+            default:
+                continue
+            }
+        }
+        if events.isEmpty {
+            throw .badRecording(file: fileName, line: lineNumber, message: "no events (E: lines); record some with evemu-record")
+        }
+    }
+
+    /// `1.000123` → 1_000_123 µs.
+    static func parseTime(_ text: Substring) -> Int64? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let seconds = Int64(parts[0]), parts[1].count == 6, let micros = Int64(parts[1]),
+              seconds >= 0, micros >= 0 else { return nil }
+        return seconds * 1_000_000 + micros
+    }
+
+    /// The units per g of each axis for this recording, or nil when it says nothing about them.
+    public func unitsPerG(override: Double?) -> (x: Double, y: Double, z: Double)? {
+        var scales: [Double] = []
+        for code in [InputEvent.Code.absX, InputEvent.Code.absY, InputEvent.Code.absZ] {
+            guard let (scale, _) = UnitsPerG.resolve(override: override, resolution: absAxes[code]?.resolution ?? 0,
+                                                     name: name) else { return nil }
+            scales.append(scale)
+        }
+        return (scales[0], scales[1], scales[2])
+    }
+
+    /// The samples of the recording, in order, with `.gap` where the kernel dropped events.
+    public func samples(unitsPerG: (x: Double, y: Double, z: Double)) -> [SensorEvent] {
+        var assembler = EvdevFrameAssembler(unitsPerG: unitsPerG)
+        var out: [SensorEvent] = []
+        out.reserveCapacity(events.count / 3)
+        for event in events {
+            if let made = assembler.feed(event) { out.append(made) }
+        }
+        return out
+    }
+}
+
+extension Substring {
+    func trimmingSpaces() -> String {
+        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
+    }
+}

@@ -1,0 +1,42 @@
+/// How raw accelerometer values become g.
+///
+/// In order: the user's `--units-per-g`; the axis resolution the kernel reports (for nodes with
+/// `INPUT_PROP_ACCELEROMETER` it is defined as units per g; other drivers that set it mean the
+/// same); a table of drivers known to leave it at 0; else there is no answer and the caller asks
+/// the user for `--units-per-g`.
+public enum UnitsPerG {
+    /// Drivers that report no resolution, by a lowercase fragment of the device name, with the
+    /// units per g of their default configuration.
+    public static let driverTable: [(nameContains: String, unitsPerG: Double, note: String)] = [
+        ("lis3lv02d", 1000, "reports mg"),
+        ("st lis3lv02dl", 1000, "reports mg"),
+        ("adxl34x", 256, "full resolution, 3.9 mg per unit"),
+        ("mma8450", 1024, "±2 g, 12 bits"),
+        ("bma150", 256, "±2 g, 10 bits"),
+    ]
+
+    /// Where a scale came from, for `drumpad devices` and log metadata.
+    public enum Source: Sendable, Equatable {
+        case option
+        case resolution
+        case driverTable(String)
+    }
+
+    /// The units per g for an axis of a device named `name` reporting `resolution`, or nil.
+    public static func resolve(override: Double?, resolution: Int32, name: String) -> (Double, Source)? {
+        if let override { return (override, .option) }
+        if resolution > 0 { return (Double(resolution), .resolution) }
+        let lower = name.lowercased()
+        for entry in driverTable where lower.contains(entry.nameContains) {
+            return (entry.unitsPerG, .driverTable(entry.nameContains))
+        }
+        return nil
+    }
+
+    /// Whether a device name looks like an accelerometer driver's, for nodes without the property.
+    public static func nameLooksLikeAccelerometer(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return driverTable.contains { lower.contains($0.nameContains) }
+            || lower.contains("accelerometer") || lower.contains("motion sensors")
+    }
+}
