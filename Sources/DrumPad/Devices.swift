@@ -25,7 +25,7 @@ struct Devices: ParsableCommand {
     var unitsPerG: Double?
 
     func run() throws {
-        let scan = AccelerometerScan(unitsPerG: unitsPerG)
+        let scan = AccelerometerScan(roots: .fromEnvironment(), unitsPerG: unitsPerG)
         let found = scan.all()
         var out = StandardOutputLines()
         if found.isEmpty {

@@ -12,6 +12,21 @@ public struct AccelerometerScan: Sendable {
         public var iioSysfs = "/sys/bus/iio/devices"
         public var devices = "/dev"
         public init() {}
+
+        /// The real places, or a fake tree's when `DRUMPAD_SYSFS_ROOT` / `DRUMPAD_DEV_ROOT` name
+        /// stand-ins for /sys and /dev (for tests, and for trying drumpad on a captured tree).
+        public static func fromEnvironment() -> Roots {
+            var roots = Roots()
+            if let sys = getenv("DRUMPAD_SYSFS_ROOT").map({ String(cString: $0) }), !sys.isEmpty {
+                roots.inputSysfs = "\(sys)/class/input"
+                roots.iioSysfs = "\(sys)/bus/iio/devices"
+            }
+            if let dev = getenv("DRUMPAD_DEV_ROOT").map({ String(cString: $0) }), !dev.isEmpty {
+                roots.inputDevices = "\(dev)/input"
+                roots.devices = dev
+            }
+            return roots
+        }
     }
 
     /// One accelerometer found.

@@ -12,7 +12,7 @@ public final class SensorSource {
         /// Samples per second to ask an IIO device for.
         public var rateHz: Double?
         /// Where devices are looked for.
-        public var roots = AccelerometerScan.Roots()
+        public var roots = AccelerometerScan.Roots.fromEnvironment()
         public init() {}
     }
 

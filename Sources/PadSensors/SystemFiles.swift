@@ -33,7 +33,7 @@ public enum SystemFiles {
     /// Writes `text` to an existing file (a sysfs attribute); returns errno on failure, else 0.
     @discardableResult
     public static func writeText(_ text: String, to path: String) -> Int32 {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)  // as `echo N > attr` does; sysfs ignores O_TRUNC
         guard fd >= 0 else { return errno }
         defer { close(fd) }
         let bytes = Array(text.utf8)

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HitDetect
+import Testing
+import TestSupport
+
+/// `drumpad record`, `run --device` and replays of evemu recordings, as a user runs them, on fake
+/// IIO devices (the real-kernel evdev test is scripts/kernel-evdev).
+struct SensorCommandTests {
+    static let adxl = "sys/bus/iio/devices/iio:device0"
+
+    @Test func anEvemuRecordingReplaysToTheSameHitsAsTheSameSamplesInACSV() throws {
+        // The bundled snare log quantised to 1/8192 g, written both ways.
+        let source = Program.contents(Program.repositoryRoot + "/Samples/logs/snare-250hz.csv")
+        var csv = "t,x,y,z\n"
+        var evemu = "# EVEMU 1.3\nN: Test Motion Sensors\nP: 40 00 00 00 00 00 00 00\n"
+            + "A: 00 -32768 32767 0 0 8192\nA: 01 -32768 32767 0 0 8192\nA: 02 -32768 32767 0 0 8192\n"
+        var row = 0
+        var stamp = UInt32.max - 1_000_000  // wraps a second in
+        for line in source.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("t") {
+            let fields = line.split(separator: ",")
+            let z = Int32((Double(fields[3])! * 8192).rounded())
+            let micros = row * 4000
+            csv += "\(Double(micros) / 1e6),0,0,\(Double(z) / 8192)\n"
+            let time = "\(micros / 1_000_000).\(String(micros % 1_000_000 + 1_000_000).dropFirst())"
+            evemu += "E: \(time) 0003 0002 \(z)\nE: \(time) 0004 0005 \(Int32(bitPattern: stamp))\nE: \(time) 0000 0000 0\n"
+            stamp &+= 4000
+            row += 1
+        }
+        let csvPath = Program.temporaryFile(csv)
+        let evemuPath = Program.temporaryFile(evemu, suffix: ".evemu")
+        defer { unlink(csvPath); unlink(evemuPath) }
+        let fromCSV = Program.run("drumpad", ["replay", csvPath])
+        let fromEvemu = Program.run("drumpad", ["replay", evemuPath])
+        #expect(fromEvemu.status == 0, "\(fromEvemu.stderr)")
+        #expect(fromEvemu.stdout.components("\n") > 10)
+        #expect(fromEvemu.stdout == fromCSV.stdout)
+        #expect(fromEvemu.stderr.contains("evemu recording of \"Test Motion Sensors\", axis z"))
+    }
+
+    @Test func recordWritesALogThatStopsCleanlyOnCtrlC() throws {
+        let tree = FakeSysfs()
+        tree.addADXL345(buffered: false)
+        let out = "\(tree.root)/rec.csv"
+        let record = try #require(BackgroundProcess([
+            Program.productsFolder + "/drumpad", "record", "--device", "\(tree.root)/\(Self.adxl)",
+            "--rate", "200", "--out", out]))
+        // Written out four times a second: rows show up while it runs, not only at the end.
+        #expect(eventually(within: 10) { Program.contents(out).components("\n") > 20 })
+        #expect(record.stop(signal: SIGINT) == 0)
+        let log = Program.contents(out)
+        #expect(log.hasPrefix("# drumpad sensor log v1\n# device: adxl345\n# rate_hz: 200\n"))
+        #expect(log.contains("# units_per_g: 256\n"))
+        #expect(log.contains("# time: read time (polled)\n"))
+        #expect(log.hasSuffix(" (measured)\n"))
+        // Every data row is whole, and replays.
+        let rows = log.split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst()
+        #expect(rows.allSatisfy { $0.split(separator: ",").count == 4 && $0.hasSuffix(",1.00000") })
+        #expect(Program.run("drumpad", ["replay", out]).status == 0)
+        #expect(record.output.contains("drumpad record: \(tree.root)/\(Self.adxl) \"adxl345\" → \(out)"))
+        #expect(record.output.contains("samples over"))
+    }
+
+    @Test func recordForSecondsStopsByItself() {
+        let tree = FakeSysfs()
+        tree.addADXL345(buffered: false)
+        let out = "\(tree.root)/rec.csv"
+        let run = Program.run("drumpad", ["record", "--device", "\(tree.root)/\(Self.adxl)", "--rate", "100",
+                                          "--seconds", "0.5", "--out", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = Program.contents(out).split(separator: "\n").filter { !$0.hasPrefix("#") }.count - 1
+        #expect((40...52).contains(rows), "\(rows) rows in 0.5 s at 100 Hz")
+    }
+
+    @Test func aMissingDeviceSaysWhatToDo() {
+        let run = Program.run("drumpad", ["record", "--device", "/dev/input/event99", "--out", "/tmp/never.csv"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("/dev/input/event99: cannot open: No such file or directory; "
+                                    + "the device is not there; run `drumpad devices` to see what is"))
+        #expect(access("/tmp/never.csv", F_OK) != 0)
+    }
+
+    @Test func runWithASensorPlaysHitsAndSurvivesAnUnplug() throws {
+        let tree = FakeSysfs()
+        tree.addADXL345(buffered: true)
+        let brain = try #require(BackgroundProcess([
+            Program.productsFolder + "/drumbrain", "--port", "7821", "--bind", "127.0.0.1", "--output", "null"]))
+        defer { brain.stop() }
+        #expect(eventually(within: 10) { brain.output.contains("listening") })
+        let pad = try #require(BackgroundProcess([
+            "env", "DRUMPAD_SYSFS_ROOT=\(tree.root)/sys", "DRUMPAD_DEV_ROOT=\(tree.root)/dev",
+            Program.productsFolder + "/drumpad", "run", "--drum", "snare", "--device", "iio:device0",
+            "--brain", "127.0.0.1:7821", "--name", "iio-pad"]))
+        #expect(eventually(within: 10) { pad.output.contains("reading \(tree.root)/\(Self.adxl) \"adxl345\"") })
+
+        // Strikes into the buffer node: rest at 1 g, a 3 g jolt every 100 ms (400 Hz records).
+        func strike(count: Int) {
+            // Non-blocking, so that a pad that never opened the node fails the test, not hangs it.
+            var writer: Int32 = -1
+            guard eventually(within: 10, {
+                writer = open("\(tree.root)/dev/iio:device0", O_WRONLY | O_NONBLOCK)
+                return writer >= 0
+            }) else {
+                Issue.record("the pad never opened the buffer node")
+                return
+            }
+            var bytes: [UInt8] = []
+            let start = Self.monotonicNanos()
+            for i in 0..<(count * 40) {
+                let z = Int16(i % 40 == 20 ? 768 : 256)
+                for value in [Int16(0), Int16(0), z] { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+                bytes += [0, 0]
+                withUnsafeBytes(of: (start + Int64(i) * 2_500_000).littleEndian) { bytes += $0 }
+            }
+            _ = bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+            close(writer)  // the writer going away is the sensor unplugged
+        }
+        strike(count: 5)
+        // One hit per strike: the drop back to rest falls within the refractory period.
+        #expect(eventually(within: 10) { brain.output.components("pad=iio-pad ") == 5 },
+                "\(brain.output)\n\(pad.output)")
+        #expect(eventually(within: 10) { pad.output.contains("sensor unplugged") })
+        strike(count: 2)
+        #expect(eventually(within: 10) { pad.output.contains("sensor back") }, "\(pad.output)")
+        #expect(eventually(within: 10) { brain.output.components("pad=iio-pad ") == 7 }, "\(brain.output)")
+        #expect(pad.stop(signal: SIGINT) == 0)
+        #expect(pad.output.contains("7 hits, 7 sent, 0 dropped"), "\(pad.output)")
+    }
+
+    static func monotonicNanos() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+}
