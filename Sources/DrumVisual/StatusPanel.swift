@@ -110,13 +110,14 @@ public enum StatusPanel {
         return line
     }
 
-    /// A duration: `850 us`, `1.25 ms`, `3.2 s`; with a sign when `signed`.
+    /// A duration: `850 us`, `1.25 ms`, `3.2 s`, `5400 s`; with a sign when `signed`.
     public static func formatMicros(_ micros: Int64, signed: Bool = false) -> String {
         let sign = micros < 0 ? "-" : signed ? "+" : ""
         let m = micros.magnitude
         if m < 1000 { return "\(sign)\(m) us" }
         if m < 1_000_000 { return "\(sign)\(format2(Double(m) / 1000)) ms" }
-        return "\(sign)\(format1(Double(m) / 1_000_000)) s"
+        if m < 100_000_000 { return "\(sign)\(format1(Double(m) / 1_000_000)) s" }
+        return "\(sign)\(m / 1_000_000) s"
     }
 
     static func format1(_ value: Double) -> String {
