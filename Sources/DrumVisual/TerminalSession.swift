@@ -64,7 +64,8 @@ public enum TerminalSession {
         guard TerminalState.installed else { return }
         TerminalState.installed = false
         // Handlers set since (such as the caller's SIGINT handling) stay as they are.
-        let ours = [resizeHandler, fatalHandler, suspendHandler].map { unsafeBitCast($0, to: Int.self) }
+        let ours = [unsafeBitCast(resizeHandler, to: Int.self), unsafeBitCast(fatalHandler, to: Int.self),
+                    unsafeBitCast(suspendHandler, to: Int.self)]
         for signal in [SIGWINCH, SIGCONT, SIGTSTP] + TerminalState.fatalSignals {
             var current = sigaction()
             _ = sigaction(signal, nil, &current)
@@ -97,6 +98,19 @@ public enum TerminalSession {
             var modes = TerminalState.savedModes
             modes.c_lflag &= ~tcflag_t(ECHO)
             _ = tcsetattr(TerminalState.fd, TCSANOW, &modes)  // drawing works with echo on too
+        }
+    }
+
+    private static func install(
+        _ handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void,
+        for signals: [Int32]
+    ) {
+        for signal in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = handler
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART | SA_SIGINFO
+            _ = sigaction(signal, &action, &TerminalState.previous[Int(signal)])  // valid signals only
         }
     }
 
@@ -145,11 +159,13 @@ private let resizeHandler: @convention(c) (Int32) -> Void = { signal in
 
 /// A signal that ends the process: restore the terminal, then let the signal do what it did
 /// before (Swift's crash report, or the default action).
-private let fatalHandler: @convention(c) (Int32) -> Void = { signal in
+private let fatalHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
+    signal, info, _ in
     TerminalSession.restoreNow()
     _ = sigaction(signal, &TerminalState.previous[Int(signal)], nil)
-    // A fault repeats by itself when the handler returns; a sent signal is sent again.
-    if signal == SIGINT || signal == SIGTERM || signal == SIGQUIT || signal == SIGABRT { _ = raise(signal) }
+    // A fault (sent by the kernel: si_code > 0) happens again when the handler returns; a signal
+    // sent by kill or raise is sent again, pending until the handler returns.
+    if (info?.pointee.si_code ?? 0) <= 0 { _ = raise(signal) }
 }
 
 /// Ctrl-Z: give the screen back, then stop as usual; SIGCONT takes it again.

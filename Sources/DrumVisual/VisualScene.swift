@@ -166,7 +166,10 @@ public struct VisualScene: Sendable {
                 guard let slot = layout.slot(forDrum: Int(brightest[y * w + x])) else { continue }
                 let glyphs = Self.particleGlyphs
                 let glyph = glyphs[min(glyphs.count - 1, Int(b * Float(glyphs.count)))]
-                let color = slotColor[slot].mixed(with: fadeTarget, amount: 1 - b)
+                // Eight steps of fade: a cell's colour changes only when its step does, which keeps
+                // the bytes per frame down (each truecolor change costs about 20).
+                let step = (b * 8).rounded(.up) / 8
+                let color = slotColor[slot].mixed(with: fadeTarget, amount: 1 - step)
                 frame.put(glyph, x: x, y: y, foreground: colorMode.color(color), bold: b > 0.7)
             }
         }

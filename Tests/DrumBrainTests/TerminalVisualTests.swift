@@ -42,9 +42,10 @@ struct TmuxSession: ~Copyable {
         _ = tmux(["send-keys", "-t", "v", "Enter"])
     }
 
-    /// What the pane shows; with `colors`, with its SGR sequences (`capture-pane -e`).
-    func screen(colors: Bool = false) -> String {
-        tmux(["capture-pane", "-p", "-t", "v"] + (colors ? ["-e"] : []))
+    /// What the pane shows; with `colors`, with its SGR sequences (`capture-pane -e`); with
+    /// `history`, the lines scrolled off the top too.
+    func screen(colors: Bool = false, history: Bool = false) -> String {
+        tmux(["capture-pane", "-p", "-t", "v"] + (colors ? ["-e"] : []) + (history ? ["-S", "-"] : []))
     }
 
     /// A tmux format, such as `#{alternate_on}`.
@@ -167,11 +168,19 @@ struct TerminalVisualTests {
         #expect(eventually(within: 10) { (background(tmux.screen(colors: true)) ?? first) != first })
         await link.stop()
 
+        // A smaller window: the kit reflows to fit.
+        _ = tmux.tmux(["resize-window", "-t", "v", "-x", "64", "-y", "22"])
+        #expect(eventually(within: 10) {
+            guard let narrow = labelColumns(tmux.screen()) else { return false }
+            return narrow["floortom"]! + "floortom".count <= 64 && narrow["hihat"]! < columns["hihat"]! + 1
+                && tmux.screen().split(separator: "\n").contains { $0.hasPrefix(String(repeating: "-", count: 64)) }
+        }, "\(tmux.screen())")
+
         // Ctrl-C: the alternate screen is left, the cursor and echo are back, and the messages the
         // brain printed while drawing follow on the normal screen.
         _ = tmux.tmux(["send-keys", "-t", "v", "C-c"])
         #expect(eventually(within: 20) { tmux.screen().contains("VISUAL-EXIT=0") }, "\(tmux.screen())")
-        let after = tmux.screen()
+        let after = tmux.screen(history: true)
         #expect(tmux.show("#{alternate_on}") == "0")
         #expect(tmux.show("#{cursor_flag}") == "1")
         #expect(after.contains("VISUAL-BEFORE"))
@@ -181,6 +190,24 @@ struct TerminalVisualTests {
         #expect(labelColumns(after) == nil, "the kit is gone with the alternate screen")
         tmux.type("s=$(stty -a); case \"$s\" in *\" -echo \"*) echo ECH\"\"O-OFF;; *) echo ECH\"\"O-ON;; esac")
         #expect(eventually(within: 10) { tmux.screen().contains("\nECHO-ON") }, "\(tmux.screen())")
+    }
+
+    @Test(.enabled(if: tmuxAndOscsend, "needs tmux and liblo's oscsend (apt-get install tmux liblo-tools)"))
+    func sigtermAlsoGivesTheTerminalBack() throws {
+        let port = freePort()
+        let tmux = TmuxSession(width: 100, height: 30)
+        tmux.type("clear; echo VISUAL-BEFORE; cd \(Program.shellQuoted(Program.repositoryRoot)) && "
+                  + "env -u NO_COLOR \(brain) --output null --port \(port); echo VISUAL-EXIT=$?")
+        #expect(eventually(within: 60) { labelColumns(tmux.screen()) != nil }, "\(tmux.screen())")
+        // The brain is the shell's one child (env runs it in its own place).
+        let shell = tmux.show("#{pane_pid}")
+        let children = Program.contents("/proc/\(shell)/task/\(shell)/children").split(separator: " ")
+        let pid = try #require(children.first.flatMap { Int32($0) })
+        kill(pid, SIGTERM)
+        #expect(eventually(within: 20) { tmux.screen().contains("VISUAL-EXIT=0") }, "\(tmux.screen())")
+        #expect(tmux.show("#{alternate_on}") == "0")
+        #expect(tmux.show("#{cursor_flag}") == "1")
+        #expect(tmux.screen().contains("VISUAL-BEFORE"))
     }
 
     @Test(.enabled(if: tmuxAndOscsend, "needs tmux and liblo's oscsend (apt-get install tmux liblo-tools)"),
