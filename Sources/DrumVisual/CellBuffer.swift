@@ -52,6 +52,20 @@ public struct CellBuffer: Sendable, Equatable {
         }
     }
 
+    /// Becomes a copy of `other`, reusing this buffer's storage when the sizes match (so a
+    /// frame kept for diffing costs no allocation per frame).
+    public mutating func assign(_ other: CellBuffer) {
+        guard other.width == width && other.height == height else {
+            self = other
+            return
+        }
+        cells.withUnsafeMutableBufferPointer { target in
+            other.cells.withUnsafeBufferPointer { source in
+                _ = target.update(fromContentsOf: source)
+            }
+        }
+    }
+
     /// The cell at column `x`, row `y` (0-based).
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * width + x] }

@@ -38,7 +38,8 @@ public struct FrameWriter: Sendable {
                 emit(cells, old: full ? nil : old, width: width, height: frame.height, into: &out)
             } ?? emit(cells, old: nil, width: width, height: frame.height, into: &out)
         }
-        previous = frame
+        if previous == nil { previous = CellBuffer(width: 0, height: 0) }
+        previous!.assign(frame)
     }
 
     private mutating func emit(_ cells: UnsafeBufferPointer<Cell>, old: UnsafeBufferPointer<Cell>?,
