@@ -17,7 +17,8 @@ struct Serve: AsyncParsableCommand {
               hit drum=snare velocity=0.500 pad=pad-1 latency_us=180 frame=96000 brain_us=850
             latency_us is the network latency (once the pad has synchronised its clock), frame \
             the output frame where the sound starts, brain_us the time from receiving the hit to \
-            rendering the period it starts in. On SIGINT or SIGTERM \
+            rendering the period it starts in. When standard output is a terminal, the terminal \
+            visual is drawn instead (--no-visual: the lines). On SIGINT or SIGTERM \
             the brain closes every connection and prints each pad's totals on standard error.
             """)
 

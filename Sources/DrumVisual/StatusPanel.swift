@@ -138,7 +138,7 @@ public enum StatusPanel {
 public struct HitStatistics: Sendable {
     /// What the status area shows.
     public struct Summary: Sendable, Equatable {
-        /// Hits in the last second.
+        /// Hits in the last second (counted up to 256).
         public var hitsPerSecond: Double = 0
         /// Network latency percentiles of recent hits (µs), when pads synchronised clocks.
         public var latencyP50: Int64?
