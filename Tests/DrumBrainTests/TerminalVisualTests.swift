@@ -53,7 +53,21 @@ struct TmuxSession: ~Copyable {
         tmux(["display-message", "-p", "-t", "v", format]).split(separator: "\n").first.map(String.init) ?? ""
     }
 
-    deinit { _ = Program.runTool("tmux", ["-L", socket, "kill-server"]) }
+    /// Ends what the pane runs, then the server. The brain takes SIGHUP (what tmux sends its
+    /// panes on the way out) as "reload the kit", so it is sent SIGTERM by its id first: a test
+    /// that fails half way leaves no brain behind.
+    deinit {
+        if let pane = Int32(show("#{pane_pid}")) {
+            let children = Program.contents("/proc/\(pane)/task/\(pane)/children").split(separator: " ").compactMap { Int32($0) }
+            let brains = ([pane] + children).filter { Program.contents("/proc/\($0)/comm") == "drumbrain\n" }
+            for brain in brains { kill(brain, SIGTERM) }
+            // Gone, or a zombie waiting for its parent.
+            _ = eventually(within: 10) {
+                brains.allSatisfy { Program.contents("/proc/\($0)/stat").split(separator: ")").last?.dropFirst().first ?? "Z" == "Z" }
+            }
+        }
+        _ = Program.runTool("tmux", ["-L", socket, "kill-server"])
+    }
 }
 
 /// The rows above the rule that separates the kit from the status (the drawing area).
