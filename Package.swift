@@ -49,10 +49,12 @@ let package = Package(
         // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
         // brain and a pad's --local playback.
         .target(name: "DrumAudio", dependencies: ["CSndFile", "CSampleRate", "CALSA"]),
+        // The brain's terminal visual: the pure model (layout, bursts, status) and its renderer.
+        .target(name: "DrumVisual"),
         .executableTarget(
             name: "DrumBrain",
             dependencies: [
-                "DrumNet", "DrumAudio", "CALSA", "CSndFile",
+                "DrumNet", "DrumAudio", "DrumVisual", "CALSA", "CSndFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -76,13 +78,17 @@ let package = Package(
         // The mixer's render path as real-time factors: swift run -c release audio-bench
         .executableTarget(name: "audio-bench", dependencies: ["DrumAudio"], path: "Benchmarks/AudioBench"),
 
+        // The terminal visual's CPU use at 60 fps: swift run -c release visual-bench
+        .executableTarget(name: "visual-bench", dependencies: ["DrumVisual"], path: "Benchmarks/VisualBench"),
+
         // Counts allocations per thread in test executables (see its header for why).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
         // Runs executables and system tools from tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport"]),
-        .testTarget(name: "DrumBrainTests", dependencies: ["DrumBrain", "CALSA", "CSndFile"]),
+        .testTarget(name: "DrumBrainTests",
+                    dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "CALSA", "CSndFile", "TestSupport"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "CEvdev", "TestSupport"]),

@@ -17,7 +17,8 @@ struct Serve: AsyncParsableCommand {
               hit drum=snare velocity=0.500 pad=pad-1 latency_us=180 frame=96000 brain_us=850
             latency_us is the network latency (once the pad has synchronised its clock), frame \
             the output frame where the sound starts, brain_us the time from receiving the hit to \
-            rendering the period it starts in. On SIGINT or SIGTERM \
+            rendering the period it starts in. When standard output is a terminal, the terminal \
+            visual is drawn instead (--no-visual: the lines). On SIGINT or SIGTERM \
             the brain closes every connection and prints each pad's totals on standard error.
             """)
 
@@ -60,6 +61,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Print no line per hit.")
     var quiet = false
 
+    @Flag(inversion: .prefixedNo, help: "Draw the kit, bursts per hit and pad health in the terminal (default: when standard output is a terminal; then no line per hit).")
+    var visual: Bool?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be > 0 seconds") }
@@ -92,6 +96,9 @@ struct Serve: AsyncParsableCommand {
                        + "\(engine.status.realtimeRefusal ?? "refused")); under load expect glitches. "
                        + "Allow it with `ulimit -r 95` or an rtprio limit in /etc/security/limits.d/")
         }
+        // The terminal visual takes the screen from here; every way out gives it back.
+        let visual = BrainVisual.wanted(self.visual) ? BrainVisual(kit: loadedKit) : nil
+        defer { visual?.stop() }
         // The kit's drum indices, read on the network thread (the single producer of hits) and
         // replaced when the kit is reloaded.
         let drums = DrumMap(kit: loadedKit, generation: engine.mixer.kit.generation)
@@ -109,7 +116,8 @@ struct Serve: AsyncParsableCommand {
                 onHit: { received in
                     // On the network's event-loop thread: hand the hit to the audio thread at once.
                     var number: UInt32 = 0
-                    if let (index, generation) = drums.lookup(received.hit.drum) {
+                    let found = drums.lookup(received.hit.drum)
+                    if let (index, generation) = found {
                         number = numbers.next()
                         if jitterMicros > 0, let latency = received.latencyMicros {
                             // The sample's time on the brain's clock: receipt minus network latency.
@@ -123,6 +131,8 @@ struct Serve: AsyncParsableCommand {
                     } else {
                         unknownDrums.wrappingAdd(1, ordering: .relaxed)
                     }
+                    visual?.hit(drum: found?.0, velocity: received.hit.velocity,
+                                latencyMicros: received.latencyMicros)
                     hitSink.yield((received, number))
                 })
         } catch {
@@ -155,8 +165,9 @@ struct Serve: AsyncParsableCommand {
         let printer = Task {
             var out = StandardOutput()
             var starts: [UInt32: StartedHit] = [:]
-            for await (received, number) in hits where !quiet {
+            for await (received, number) in hits where !quiet || visual != nil {
                 guard number != 0 else {
+                    if visual != nil { continue }  // the visual has the screen
                     out.writeLine("unknown drum=\(received.hit.drum) pad=\(received.padName ?? "-") (the kit has "
                                   + drums.names.joined(separator: ", ") + ")")
                     continue
@@ -176,8 +187,9 @@ struct Serve: AsyncParsableCommand {
                 if let latency = received.latencyMicros { line += " latency_us=\(latency)" }
                 if let started = starts.removeValue(forKey: number) {
                     line += " frame=\(started.frame) brain_us=\(started.renderedMicros - received.receivedMicros)"
+                    visual?.started(brainMicros: started.renderedMicros - received.receivedMicros)
                 }
-                out.writeLine(line)
+                if visual == nil { out.writeLine(line) }
             }
         }
         // SIGHUP reloads the kit from the same place and swaps it in while playing.
@@ -189,6 +201,7 @@ struct Serve: AsyncParsableCommand {
                 let fresh = try KitLoader.load(kitPath, sampleRate: Double(rate))
                 let generation = engine.mixer.swap(to: fresh)
                 drums.replace(kit: fresh, generation: generation)
+                visual?.setKit(fresh)
                 printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
                            + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
             } catch {
@@ -196,7 +209,11 @@ struct Serve: AsyncParsableCommand {
             }
         }
         reload.resume()
+        let visualStatus = visual?.follow(server: server, engine: engine, brainName: brainName,
+                                    listening: "\(bind):\(server.port)", kitName: loadedKit.name)
         await StopSignal.wait()
+        visualStatus?.cancel()
+        visual?.stop()
         reload.cancel()
         printError("drumbrain: stopping")
         publisher?.stop()

@@ -1,0 +1,70 @@
+import DrumAudio
+import DrumNet
+import DrumVisual
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The brain's terminal visual (issue 7): the `DrumVisual` renderer, fed from the brain's parts.
+///
+/// Thread safety: `hit` from the network event loop only (the hits ring's one producer);
+/// `started` from the hit printer only; the rest from the control side.
+final class BrainVisual: Sendable {
+    let renderer: VisualRenderer
+
+    /// Whether to draw: `--visual` / `--no-visual`, else whether standard output is a terminal.
+    static func wanted(_ flag: Bool?) -> Bool { flag ?? TerminalSession.isTerminal(1) }
+
+    /// Takes the terminal and starts drawing `kit`.
+    init(kit: Kit) {
+        renderer = VisualRenderer(
+            drums: Self.drums(of: kit),
+            configuration: .init(colorMode: .forCurrentEnvironment, seed: UInt64.random(in: 0...UInt64.max)))
+        renderer.start()
+    }
+
+    /// A hit, as it arrives: `drum` is its index in the kit (nil when the kit lacks it).
+    /// Never blocks: a full ring drops the hit from the picture only.
+    func hit(drum: Int?, velocity: Float, latencyMicros: Int64?) {
+        guard let drum else { return }
+        renderer.hits.push(VisualHit(drum: Int32(drum), velocity: velocity,
+                                     latencyMicros: latencyMicros ?? VisualHit.unknown))
+    }
+
+    /// A hit's time from receipt to the rendering of its period.
+    func started(brainMicros: Int64) {
+        renderer.timings.push(VisualHit(drum: -1, velocity: 0, brainMicros: brainMicros))
+    }
+
+    /// The kit after a reload.
+    func setKit(_ kit: Kit) { renderer.setKit(Self.drums(of: kit)) }
+
+    /// Polls the server's per-connection statistics and the audio status 4 times a second for
+    /// the status area, until cancelled.
+    func follow(server: BrainServer, engine: AudioEngine, brainName: String, listening: String,
+                kitName: String) -> Task<Void, Never> {
+        Task { [renderer] in
+            while !Task.isCancelled {
+                let connections = (try? await server.statistics()) ?? []  // a stopping server has none
+                renderer.update(status: BrainStatus(
+                    brainName: brainName, listening: listening, kitName: kitName,
+                    output: engine.outputDescription, xruns: engine.status.xruns,
+                    connections: connections.map {
+                        PadStatus(name: $0.padName, drum: $0.drum, address: $0.address,
+                                  roundTripMicros: $0.roundTripMicros, clockOffsetMicros: $0.clockOffsetMicros,
+                                  hits: $0.hits, gaps: $0.sequenceGaps)
+                    }))
+                try? await Task.sleep(for: .milliseconds(250))  // cancelled: the loop ends
+            }
+        }
+    }
+
+    /// Gives the terminal back, then prints what standard error received meanwhile. Idempotent.
+    func stop() {
+        for line in renderer.stop() { printError(line) }
+    }
+
+    private static func drums(of kit: Kit) -> [VisualDrum] {
+        kit.drums.map { VisualDrum(name: $0.name, azimuth: $0.azimuth) }
+    }
+}
