@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "DrumPad",
             dependencies: [
-                "HitDetect", "DrumNet", "PadSensors", "CEvdev",
+                "HitDetect", "DrumNet", "PadSensors", "DrumAudio", "CEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -91,7 +91,7 @@ let package = Package(
                     dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "CALSA", "CSndFile", "TestSupport"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
-        .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "CEvdev", "TestSupport"]),
+        .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "CEvdev", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

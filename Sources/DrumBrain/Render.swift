@@ -75,24 +75,12 @@ struct CheckKit: ParsableCommand {
 
 /// Finds the bundled kit both in the repository and installed beside the executable.
 enum BundledKit {
-    /// `Samples/kit/kit.json` from the working folder (a checkout), else beside the executable:
-    /// `PREFIX/share/drumtrigger/kit/kit.json` for `PREFIX/bin/drumbrain`, or a checkout's
-    /// `Samples/kit` above `.build/…/drumbrain`.
+    /// The bundled kit's kit.json (see `BundledKitLocation`), or a usage error saying what to give.
     static func path() throws -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = count > 0
-            ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : CommandLine.arguments[0]
-        var folder = executable.contains("/") ? String(executable[..<executable.lastIndex(of: "/")!]) : "."
-        var candidates = ["Samples/kit/kit.json"]
-        for _ in 0..<6 {
-            candidates.append(folder + "/share/drumtrigger/kit/kit.json")
-            candidates.append(folder + "/Samples/kit/kit.json")
-            folder += "/.."
+        guard let found = BundledKitLocation.find() else {
+            throw ValidationError("no --kit given and the bundled kit was not found (Samples/kit/kit.json in "
+                                  + "a checkout, or PREFIX/share/drumtrigger/kit beside PREFIX/bin); give --kit PATH")
         }
-        if let found = candidates.first(where: { access($0, R_OK) == 0 }) { return found }
-        throw ValidationError("no --kit given and the bundled kit was not found (Samples/kit/kit.json in "
-                              + "a checkout, or PREFIX/share/drumtrigger/kit beside PREFIX/bin); give --kit PATH")
+        return found
     }
 }

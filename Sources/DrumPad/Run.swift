@@ -53,6 +53,15 @@ struct Run: ParsableCommand {
     @Option(help: "Start replaying at this wall-clock time (seconds since 1970, such as $(date +%s) + 3), so pads started one by one play together.")
     var startAt: Double?
 
+    @Flag(help: "Also play the drum on this board's own audio output.")
+    var local = false
+
+    @Option(help: "With --local: alsa:DEVICE, wav:FILE or null.")
+    var localOutput = "alsa:default"
+
+    @Option(help: "With --local: the kit (JSON or Hydrogen; default: the bundled kit).")
+    var kit: String?
+
     @OptionGroup var options: DetectorOptions
 
     @OptionGroup var axisOptions: AxisOptions
@@ -133,6 +142,9 @@ struct Run: ParsableCommand {
                 while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil) == EINTR {}
             }
         }
+        let playback = local ? try LocalPlayback(drum: drum, kitPath: kit, output: localOutput) : nil
+        if let playback { printError("drumpad: playing locally: \(playback.description)") }
+        var localHits = 0
         StopRequest.install()
         var detector = options.makeDetector()
         var hitCount = 0
@@ -144,6 +156,7 @@ struct Run: ParsableCommand {
                 if let hit = detector.process(z: z, time: Double(padTimeMicros) / 1e6) {
                     hitCount += 1
                     link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: padTimeMicros))
+                    if playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
                 }
             } gap: {
                 detector.markGap()
@@ -170,6 +183,7 @@ struct Run: ParsableCommand {
                             hitCount += 1
                             link.send(DrumHit(drum: drum, velocity: Float(hit.velocity),
                                               padTimeMicros: sample.monotonicMicros))
+                            if playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
                         }
                     }
                 }
@@ -184,10 +198,15 @@ struct Run: ParsableCommand {
         }
         done.wait()
         finder?.stop()
+        if let playback {
+            usleep(300_000)  // let the last hit ring a little before the output closes
+            playback.stop()
+        }
         let stats = box.value
         printError("drumpad: \(sourceText); \(options.text): \(hitCount) hits, "
                    + "\(stats.sentHits) sent, \(stats.droppedHits) dropped while disconnected"
-                   + (stats.roundTripMicros.map { "; round trip \($0) µs" } ?? ""))
+                   + (stats.roundTripMicros.map { "; round trip \($0) µs" } ?? "")
+                   + (local ? "; \(localHits) played locally" : ""))
     }
 }
 
