@@ -92,6 +92,15 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let padName = name ?? "\(HostName.current)-\(drum)"
+        // The sensor first: a board without one is told so at once, before any network.
+        var sensor: LiveSensor?
+        if replay == nil {
+            var sourceOptions = SensorSource.Options()
+            sourceOptions.device = device ?? "auto"
+            sourceOptions.unitsPerG = axisOptions.unitsPerG
+            sourceOptions.rateHz = rate
+            sensor = try LiveSensor(options: sourceOptions) { printError("drumpad: \($0)") }
+        }
         let target: PadLink.Target = brain.flatMap(Self.parseAddress).map { .address(host: $0.host, port: $0.port) }
             ?? .discover(brainName: brainName)
         var finder: AvahiBrowser?
@@ -163,11 +172,7 @@ struct Run: ParsableCommand {
             }
             sourceText = "\(replay): \(source.samples) samples replayed"
         } else {
-            var sourceOptions = SensorSource.Options()
-            sourceOptions.device = device ?? "auto"
-            sourceOptions.unitsPerG = axisOptions.unitsPerG
-            sourceOptions.rateHz = rate
-            let sensor = try LiveSensor(options: sourceOptions) { printError("drumpad: \($0)") }
+            guard let sensor else { return }
             if let source = sensor.source {
                 printError("drumpad: reading \(source.path) \"\(source.name)\", axis \(axis.rawValue); Ctrl-C stops")
             }
