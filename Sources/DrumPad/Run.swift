@@ -3,6 +3,7 @@ import Dispatch
 import DrumNet
 import HitDetect
 import PadSensors
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -121,10 +122,13 @@ struct Run: ParsableCommand {
             }
         }
         let welcomed = DispatchSemaphore(value: 0)
+        let failures = RepeatFilter(quietSeconds: 30)
         let link = PadLink(configuration: .init(padName: padName, drum: drum, target: target),
                            finder: finder) { event in
             switch event {
-            case .connected(let address): printError("drumpad: connected to \(address)")
+            case .connected(let address):
+                failures.reset()
+                printError("drumpad: connected to \(address)")
             case .welcomed(let brain, let kit):
                 printError("drumpad: brain \"\(brain)\" (kit \(kit)) welcomed \"\(padName)\" playing \(drum)")
                 welcomed.signal()
@@ -132,7 +136,12 @@ struct Run: ParsableCommand {
                 printError("drumpad: dropped \(count) hit\(count == 1 ? "" : "s") while disconnected")
             case .lost(let reason): printError("drumpad: lost the brain (\(reason)); reconnecting")
             case .connectFailed(let reason, let retry):
-                printError("drumpad: cannot reach the brain: \(reason); retrying in \(retry / 1000) ms")
+                // A pad left on without its brain would say this every second: once per reason
+                // and then every 30 s is enough.
+                if failures.shouldSay(reason) {
+                    printError("drumpad: cannot reach the brain: \(reason); retrying in \(retry / 1000) ms"
+                               + " (and on, quietly)")
+                }
             case .brainError(let text): printError("drumpad: the brain says: \(text)")
             }
         }
@@ -212,6 +221,32 @@ struct Run: ParsableCommand {
                    + "\(stats.sentHits) sent, \(stats.droppedHits) dropped while disconnected"
                    + (stats.roundTripMicros.map { "; round trip \($0) µs" } ?? "")
                    + (local ? "; \(localHits) played locally" : ""))
+    }
+}
+
+/// Lets a repeated message through once, and again when it changes or `quietSeconds` passed.
+final class RepeatFilter: Sendable {
+    private let quietMicros: Int64
+    // Guards the last message said and when.
+    private let last = Mutex<(text: String, micros: Int64)?>(nil)
+
+    init(quietSeconds: Double) {
+        quietMicros = Int64(quietSeconds * 1e6)
+    }
+
+    /// Whether to say `text` now (and if so, remembers it).
+    func shouldSay(_ text: String) -> Bool {
+        let now = MonotonicClock.nowMicros()
+        return last.withLock { last in
+            if let previous = last, previous.text == text, now - previous.micros < quietMicros { return false }
+            last = (text, now)
+            return true
+        }
+    }
+
+    /// Forgets the last message (after a success, the next failure is news).
+    func reset() {
+        last.withLock { $0 = nil }
     }
 }
 
