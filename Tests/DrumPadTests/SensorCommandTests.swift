@@ -162,7 +162,9 @@ struct SensorCommandTests {
         let played = try Self.onsetsAndEnergy(SoundFile.read(wav))
         let rendered = try Self.onsetsAndEnergy(SoundFile.read(reference))
         #expect(rendered.onsets >= expected / 2)
-        #expect(played.onsets == rendered.onsets)
+        // Real-time pacing moves hits by a few samples against the render, which can split or
+        // merge one onset at a block's edge.
+        #expect(abs(played.onsets - rendered.onsets) <= 1, "\(played.onsets) onsets played, \(rendered.onsets) rendered")
         #expect(abs(played.energy / rendered.energy - 1) < 0.1, "energy \(played.energy) against \(rendered.energy)")
     }
 
