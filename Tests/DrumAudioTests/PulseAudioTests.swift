@@ -5,43 +5,6 @@ import Testing
 import TestSupport
 @testable import DrumAudio
 
-let pulseAvailable = toolAvailable("pulseaudio") && toolAvailable("parecord") && toolAvailable("oscsend")
-    && access("/usr/share/alsa/alsa.conf.d/pulse.conf", R_OK) == 0
-
-/// A private PulseAudio with a null sink (`drumtest`), its socket in a temp folder; everything
-/// started with `env` gets its address.
-final class PulseSandbox {
-    let folder: String
-    let daemon: BackgroundProcess
-
-    init() throws {
-        folder = "/tmp/drumtest-pulse-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        mkdir(folder, 0o700)
-        daemon = BackgroundProcess(["env", "PULSE_RUNTIME_PATH=\(folder)", "PULSE_STATE_PATH=\(folder)",
-                                    "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1",
-                                    "--disallow-exit", "--log-target=stderr",
-                                    "-L", "module-null-sink sink_name=drumtest rate=48000",
-                                    "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(folder)/native",
-                                    "-L", "module-always-sink"])!
-        let folder = self.folder
-        guard eventually(within: 10, {
-            Program.runTool("env", ["PULSE_SERVER=unix:\(folder)/native", "pactl", "list", "short", "sinks"])
-                .stdout.contains("drumtest")
-        }) else {
-            throw SandboxFailure(message: "pulseaudio did not start: \(daemon.output)")
-        }
-    }
-
-    /// `command` with this PulseAudio's address in its environment.
-    func env(_ command: [String]) -> [String] {
-        ["env", "PULSE_SERVER=unix:\(folder)/native", "PULSE_RUNTIME_PATH=\(folder)"] + command
-    }
-
-    deinit { daemon.stop(signal: SIGTERM) }
-}
-
-struct SandboxFailure: Error { let message: String }
-
 @Suite(.enabled(if: pulseAvailable, "needs pulseaudio, pulseaudio-utils, libasound2-plugins and liblo-tools"))
 struct PulseAudioTests {
     /// Energy onsets (5 ms frames jumping 8× over the 15 ms before) in the left channel.
