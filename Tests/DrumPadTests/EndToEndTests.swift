@@ -122,8 +122,8 @@ struct EndToEndTests {
     }
 }
 
-@Suite(.serialized, .enabled(if: avahiSandboxAvailable,
-                             "needs root, avahi-daemon, dbus-daemon, avahi-utils and iproute2 for a private Avahi"))
+@Suite(.serialized, .enabled(if: avahiSandboxAvailable && pulseAvailable,
+                             "needs root, avahi-daemon, dbus-daemon, avahi-utils and iproute2 for a private Avahi, and pulseaudio, pulseaudio-utils and libasound2-plugins"))
 struct EndToEndFaultTests {
     /// Hit lines the brain printed for a pad.
     static func hits(_ output: String, pad: String) -> Int {
@@ -132,8 +132,14 @@ struct EndToEndFaultTests {
 
     @Test func padAndBrainKilledAndRestartedMidwayRecover() throws {
         let avahi = try AvahiSandbox()
-        let brainArguments = avahi.inside([Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7812",
-                                           "--output", "null"])
+        let pulse = try PulseSandbox()
+        let recording = pulse.folder + "/heard.wav"
+        let recorder = try #require(BackgroundProcess(pulse.env([
+            "parecord", "--device=drumtest.monitor", "--file-format=wav", "--latency-msec=20", "--rate=48000",
+            "--channels=2", recording])))
+        let brainArguments = avahi.inside(pulse.env([
+            Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7812", "--output", "alsa:pulse",
+            "--period", "1024", "--periods", "4"]))
         let first = BackgroundProcess(brainArguments)!
         #expect(eventually(within: 10) { first.output.contains("published as \"e2e\"") })
         func pad(_ drum: String) -> BackgroundProcess {
@@ -163,7 +169,23 @@ struct EndToEndFaultTests {
             #expect(process.output.contains("lost the brain"))
             #expect(process.output.components("connected to") >= 2)
         }
+        usleep(1_500_000)  // the last sounds ring out
         #expect(second.stop(signal: SIGINT) == 0)
         #expect(second.output.contains("audio: "))
+        usleep(300_000)
+        recorder.stop(signal: SIGINT)
+        // The hits after recovery are heard: the new brain's hits, rendered from the kit's
+        // samples at its frames, are in the recording.
+        let played = EndToEndTests.playedHits(second.output)
+        var hits = "t,drum,velocity\n"
+        for hit in played { hits += "\(Double(hit.frame) / 48_000),\(hit.drum),\(hit.velocity)\n" }
+        let hitsPath = Program.temporaryFile(hits)
+        let reference = pulse.folder + "/reference.wav"
+        defer { unlink(hitsPath) }
+        #expect(Program.run("drumbrain", ["render", "--hits", hitsPath, "--out", reference]).status == 0)
+        let aligned = try #require(HeardAudio(heard: SoundFile.read(recording), reference: SoundFile.read(reference)))
+        let unheard = played.filter { aligned.remainder(Int($0.frame)..<Int($0.frame) + 2_400) >= 0.01 }
+        #expect(played.count >= 3 && unheard.isEmpty,
+                "\(unheard.count) of the new brain's \(played.count) hits not heard as played: \(unheard.prefix(5))")
     }
 }
