@@ -4,7 +4,7 @@ import HitDetect
 /// `drumpad replay`: run a detector over a sensor log as fast as possible.
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the hit detector over a sensor log CSV and print the hits.",
+        abstract: "Run the hit detector over a sensor log CSV (or evemu recording) and print the hits.",
         discussion: """
             Hits go to standard output as CSV (index,t,strength,velocity): index is the 0-based \
             data row that fired, t its time, strength the detector's value that fired (the \
