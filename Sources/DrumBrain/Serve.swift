@@ -192,7 +192,9 @@ struct Serve: AsyncParsableCommand {
                 if visual == nil { out.writeLine(line) }
             }
         }
-        // SIGHUP reloads the kit from the same place and swaps it in while playing.
+        // SIGHUP reloads the kit from the same place and swaps it in while playing, except in a
+        // terminal: there it is the terminal hanging up (closed), and the brain stops.
+        let hangupStops = isatty(1) != 0
         let kitPath = try kit ?? BundledKit.path()
         signal(SIGHUP, SIG_IGN)
         let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
@@ -208,12 +210,13 @@ struct Serve: AsyncParsableCommand {
                 printError("drumbrain: kit not reloaded, still playing the previous one: \(error)")
             }
         }
-        reload.resume()
+        if !hangupStops { reload.resume() }
         let visualStatus = visual?.follow(server: server, engine: engine, brainName: brainName,
                                     listening: "\(bind):\(server.port)", kitName: loadedKit.name)
-        await StopSignal.wait()
+        await StopSignal.wait(hangup: hangupStops)
         visualStatus?.cancel()
         visual?.stop()
+        if hangupStops { reload.resume() }  // a suspended source must not be cancelled (Dispatch)
         reload.cancel()
         printError("drumbrain: stopping")
         publisher?.stop()
@@ -274,13 +277,13 @@ final class HitNumbers: Sendable {
 
 /// Waits for SIGINT or SIGTERM.
 enum StopSignal {
-    /// Returns when SIGINT or SIGTERM arrives. Their default actions (ending the process at once)
-    /// are turned off, so the caller can stop cleanly; Dispatch's signal sources see them on every
-    /// thread.
-    static func wait() async {
+    /// Returns when SIGINT or SIGTERM (and SIGHUP, with `hangup`) arrives. Their default actions
+    /// (ending the process at once) are turned off, so the caller can stop cleanly; Dispatch's
+    /// signal sources see them on every thread.
+    static func wait(hangup: Bool = false) async {
         let (signals, arrived) = AsyncStream.makeStream(of: Int32.self)
         var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
+        for number in [SIGINT, SIGTERM] + (hangup ? [SIGHUP] : []) {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { arrived.yield(number) }
