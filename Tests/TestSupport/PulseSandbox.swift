@@ -19,6 +19,9 @@ public final class PulseSandbox {
         mkdir(folder, 0o700)
         daemon = BackgroundProcess(["env", "PULSE_RUNTIME_PATH=\(folder)", "PULSE_STATE_PATH=\(folder)",
                                     "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1",
+                                    // Real-time scheduling where allowed (root, rtprio): a sound
+                                    // server that a busy machine preempts drops out mid-groove.
+                                    "--high-priority=yes", "--realtime=yes",
                                     "--disallow-exit", "--log-target=stderr",
                                     "-L", "module-null-sink sink_name=drumtest rate=48000",
                                     "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(folder)/native",
