@@ -50,9 +50,16 @@ public enum HydrogenKitLoader {
     /// Loads `file` (a drumkit.xml), samples relative to its folder, converted to `sampleRate`.
     public static func load(_ file: String, sampleRate: Double) throws(DrumAudioError) -> Kit {
         let folder = (file as NSString).deletingLastPathComponent
-        guard let parser = XMLParser(contentsOf: URL(fileURLWithPath: file)) else {
-            throw .unreadableKit(path: file, reason: "cannot open")
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
+            throw .unreadableKit(path: file, reason: "cannot open: \(error.localizedDescription)")
         }
+        // Foundation's XMLParser traps on an element name that is not UTF-8 (found by fuzzing);
+        // Hydrogen writes UTF-8, so anything else is refused before parsing.
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw .unreadableKit(path: file, reason: "not valid UTF-8 (Hydrogen writes drumkit.xml in UTF-8)")
+        }
+        let parser = XMLParser(data: data)
         let builder = TreeBuilder()
         parser.delegate = builder
         guard parser.parse() else {

@@ -69,4 +69,18 @@ struct HydrogenKitTests {
         #expect(check.status == 0)
         #expect(check.stdout.contains("kit \"GMRockKit\"") && check.stdout.contains("  hat-closed: azimuth -46.8°"))
     }
+
+    /// Found by the kit fuzzer (Fuzz/corpus/kit/hydrogen-non-utf8-name): an element name that is
+    /// not UTF-8 trapped inside Foundation's XMLParser, crashing `drumbrain check-kit`.
+    @Test func aFileThatIsNotUTF8IsRefusedWithAnError() throws {
+        let folder = try KitFolder(json: "{}", samples: [])
+        let path = folder.path + "/drumkit.xml"
+        let file = fopen(path, "w")!
+        let bytes: [UInt8] = [0x3C, 0xFF, 0x49, 0x00, 0x0E, 0x3E, 0x25, 0x3C, 0x3C, 0x3C, 0x3C, 0x33, 0x00]
+        fwrite(bytes, 1, bytes.count, file)
+        fclose(file)
+        #expect {
+            try HydrogenKitLoader.load(path, sampleRate: 48_000)
+        } throws: { "\($0)".contains("UTF-8") }
+    }
 }
