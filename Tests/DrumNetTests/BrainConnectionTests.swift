@@ -94,8 +94,8 @@ struct BrainConnectionTests {
         #expect(c.statistics.droppedHits == 80 && !c.isClosed)
     }
 
-    /// Found by the wire fuzzer: a ping's offset and a hit's pad time from the wire overflowed
-    /// the latency's sum and trapped the brain.
+    /// Found by review while adding this state machine to the wire fuzzer: a ping's offset and a
+    /// hit's pad time come from the wire, and their sum overflowed and trapped the brain.
     @Test func extremeClockValuesDoNotTrap() {
         var c = connection()
         _ = c.receive(DrumMessage.ping(timeMicros: 0, offsetMicros: .max, roundTripMicros: 1).packet, nowMicros: 1)
