@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HitDetect
 import PadSensors
 
@@ -11,8 +14,11 @@ struct EvemuLog {
     /// Monotonic-free device times of each sample in µs (for pacing), parallel to `batch`.
     var deviceMicros: [Int64] = []
 
-    /// Whether the file at `path` is an evemu recording rather than a CSV log (by its first bytes).
+    /// Whether the file at `path` is an evemu recording rather than a CSV log: by its first bytes
+    /// for a regular file, by its `.evemu` name otherwise (reading a pipe's head would lose it).
     static func isRecording(path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return path.hasSuffix(".evemu") }
         guard let head = try? FileChunks.head(path: path, bytes: 64) else { return false }
         return EvemuRecording.looksLikeRecording(head)
     }
