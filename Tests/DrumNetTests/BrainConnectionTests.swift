@@ -104,8 +104,8 @@ struct BrainConnectionTests {
         #expect(actions.count == 1 && !c.isClosed)
     }
 
-    /// Found by the abuse tests: a client trickling one byte of a packet at a time kept its
-    /// connection open for ever, since any byte counted as activity.
+    /// Found while writing the abuse tests: a client trickling one byte of a packet at a time kept
+    /// its connection open for ever, since any byte counted as activity.
     @Test func partialPacketsTrickledDoNotKeepTheConnectionOpen() {
         var c = connection(idle: 1_000_000)
         let packet = DrumMessage.hit(DrumHit(drum: "kick")).packet
