@@ -50,9 +50,20 @@ public enum HydrogenKitLoader {
     /// Loads `file` (a drumkit.xml), samples relative to its folder, converted to `sampleRate`.
     public static func load(_ file: String, sampleRate: Double) throws(DrumAudioError) -> Kit {
         let folder = (file as NSString).deletingLastPathComponent
-        guard let parser = XMLParser(contentsOf: URL(fileURLWithPath: file)) else {
-            throw .unreadableKit(path: file, reason: "cannot open")
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
+            throw .unreadableKit(path: file, reason: "cannot open: \(error.localizedDescription)")
         }
+        // Foundation's XMLParser traps on an element name that is not UTF-8 (found by fuzzing);
+        // Hydrogen writes UTF-8, so anything else is refused before parsing.
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw .unreadableKit(path: file, reason: "not valid UTF-8 (Hydrogen writes drumkit.xml in UTF-8)")
+        }
+        guard emptyProcessingInstruction(in: data) == nil else {
+            throw .unreadableKit(path: file, reason: "not a Hydrogen drumkit.xml: a processing instruction "
+                                 + "(<?…?>) without data")
+        }
+        let parser = XMLParser(data: data)
         let builder = TreeBuilder()
         parser.delegate = builder
         guard parser.parse() else {
@@ -108,5 +119,24 @@ public enum HydrogenKitLoader {
         }
         guard !drums.isEmpty else { throw .badKit(path: file, detail: "no instrument has a sample") }
         return Kit(name: kitName, drums: drums, sampleRate: sampleRate)
+    }
+
+    /// The offset of the first processing instruction `<?target?>` with no data after its target,
+    /// or nil. Foundation's XMLParser passes such an instruction's NULL data to `strlen` and
+    /// crashes (found by fuzzing), so they are refused before parsing; Hydrogen writes only the
+    /// XML declaration, which has data.
+    static func emptyProcessingInstruction(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        var i = 0
+        while i + 1 < bytes.count {
+            guard bytes[i] == UInt8(ascii: "<") && bytes[i + 1] == UInt8(ascii: "?") else { i += 1; continue }
+            var j = i + 2
+            while j < bytes.count && !isSpace(bytes[j]) && !(bytes[j] == UInt8(ascii: "?")) { j += 1 }  // target
+            while j < bytes.count && isSpace(bytes[j]) { j += 1 }
+            if j >= bytes.count || bytes[j] == UInt8(ascii: "?") { return i }  // no data before `?>`
+            i = j
+        }
+        return nil
     }
 }

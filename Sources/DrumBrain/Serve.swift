@@ -37,6 +37,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most connections at once; more are told so and closed.")
     var maxConnections: Int = 300
 
+    @Option(help: "Hits per second one connection may sustain (in bursts of a quarter of it, at least 10); more are dropped and counted.")
+    var maxHitsPerSecond: Double = 200
+
     @Option(help: "The kit: a kit.json or its folder (default: the bundled kit).")
     var kit: String?
 
@@ -68,6 +71,7 @@ struct Serve: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be > 0 seconds") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be > 0") }
+        guard maxHitsPerSecond >= 1 else { throw ValidationError("--max-hits-per-second must be ≥ 1") }
         guard AudioEngine.Output(output) != nil else {
             throw ValidationError("--output must be alsa:DEVICE, wav:FILE or null, such as alsa:default")
         }
@@ -111,7 +115,9 @@ struct Serve: AsyncParsableCommand {
         do {
             server = try await BrainServer(
                 configuration: .init(host: bind, port: port, brainName: brainName, kitName: loadedKit.name,
-                                     limits: .init(idleTimeoutMicros: Int64(idleTimeout * 1e6)),
+                                     limits: .init(idleTimeoutMicros: Int64(idleTimeout * 1e6),
+                                                   maxHitsPerSecond: maxHitsPerSecond,
+                                                   hitBurst: max(10, maxHitsPerSecond / 4)),
                                      maxConnections: maxConnections),
                 onHit: { received in
                     // On the network's event-loop thread: hand the hit to the audio thread at once.
@@ -232,7 +238,8 @@ struct Serve: AsyncParsableCommand {
                    + (status.outputError.map { "; output failed: \($0)" } ?? ""))
         for pad in totals {
             printError("pad \(pad.padName ?? "-") (\(pad.address)): \(pad.hits) hits, "
-                       + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages")
+                       + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages"
+                       + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : ""))
         }
     }
 }

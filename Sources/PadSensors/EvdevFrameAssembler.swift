@@ -109,20 +109,22 @@ public struct EvdevFrameAssembler: Sendable {
         } else if let offset = offsetMicros, lastStamp != nil {
             // A device that stamps its samples sent a frame without a stamp: place it on the
             // device clock through the current mapping.
-            deviceMicros = kernelMicros - offset
+            deviceMicros = kernelMicros &- offset
         } else {
             deviceMicros = kernelMicros
         }
-        let delay = kernelMicros - deviceMicros
+        // Times from a recording can be anything: wrapping arithmetic gives nonsense times for
+        // nonsense input, not a trap (found by fuzzing: a jump of 10¹⁸ µs overflowed the creep).
+        let delay = kernelMicros &- deviceMicros
         if let offset = offsetMicros {
-            let crept = offset + (kernelMicros - offsetAtMicros) * Self.driftPPM / 1_000_000
-            offsetMicros = min(crept, delay)
+            let (creep, overflow) = (kernelMicros &- offsetAtMicros).multipliedReportingOverflow(by: Self.driftPPM)
+            offsetMicros = overflow ? delay : min(offset &+ creep / 1_000_000, delay)
         } else {
             offsetMicros = delay
         }
         offsetAtMicros = kernelMicros
         return SensorSample(
-            deviceMicros: deviceMicros, monotonicMicros: deviceMicros + offsetMicros!,
+            deviceMicros: deviceMicros, monotonicMicros: deviceMicros &+ offsetMicros!,
             x: Double(raw.x) / unitsPerG.x, y: Double(raw.y) / unitsPerG.y, z: Double(raw.z) / unitsPerG.z)
     }
 }

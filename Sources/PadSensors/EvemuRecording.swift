@@ -95,7 +95,10 @@ public struct EvemuRecording: Sendable {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let seconds = Int64(parts[0]), parts[1].count == 6, let micros = Int64(parts[1]),
               seconds >= 0, micros >= 0 else { return nil }
-        return seconds * 1_000_000 + micros
+        // A time past Int64 µs (about 292,000 years) is malformed, not a trap (found by fuzzing).
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        guard !overflow, whole <= Int64.max - micros else { return nil }
+        return whole + micros
     }
 
     /// The units per g of each axis for this recording, or nil when it says nothing about them.

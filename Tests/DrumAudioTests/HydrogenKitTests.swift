@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 import TestSupport
 @testable import DrumAudio
@@ -68,5 +69,36 @@ struct HydrogenKitTests {
         let check = Program.run("drumbrain", ["check-kit", hydrogenKits + "/GMRockKit"])
         #expect(check.status == 0)
         #expect(check.stdout.contains("kit \"GMRockKit\"") && check.stdout.contains("  hat-closed: azimuth -46.8°"))
+    }
+
+    /// Found by the kit fuzzer (Fuzz/corpus/kit/hydrogen-non-utf8-name): an element name that is
+    /// not UTF-8 trapped inside Foundation's XMLParser, crashing `drumbrain check-kit`.
+    @Test func aFileThatIsNotUTF8IsRefusedWithAnError() throws {
+        let folder = try KitFolder(json: "{}", samples: [])
+        let path = folder.path + "/drumkit.xml"
+        let file = fopen(path, "w")!
+        let bytes: [UInt8] = [0x3C, 0xFF, 0x49, 0x00, 0x0E, 0x3E, 0x25, 0x3C, 0x3C, 0x3C, 0x3C, 0x33, 0x00]
+        fwrite(bytes, 1, bytes.count, file)
+        fclose(file)
+        #expect {
+            try HydrogenKitLoader.load(path, sampleRate: 48_000)
+        } throws: { "\($0)".contains("UTF-8") }
+    }
+
+    /// Found by the kit fuzzer (Fuzz/corpus/kit/hydrogen-empty-processing-instruction): a
+    /// processing instruction without data (`<?xml?>`) crashed Foundation's XMLParser (strlen of
+    /// NULL). Those are refused; the usual declaration still loads.
+    @Test(arguments: ["<?xml?>\n<drumkit_info></drumkit_info>", "<?xml version=\"1.0\"?><drumkit_info><?pi ?></drumkit_info>",
+                      "<drumkit_info></drumkit_info><?end"])
+    func processingInstructionsWithoutDataAreRefused(xml: String) throws {
+        let folder = try KitFolder(json: "{}", samples: [])
+        let path = folder.path + "/drumkit.xml"
+        let file = fopen(path, "w")!
+        fputs(xml, file)
+        fclose(file)
+        #expect {
+            try HydrogenKitLoader.load(path, sampleRate: 48_000)
+        } throws: { "\($0)".contains("processing instruction") }
+        #expect(HydrogenKitLoader.emptyProcessingInstruction(in: Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a/>".utf8)) == nil)
     }
 }

@@ -77,6 +77,46 @@ struct BrainConnectionTests {
         #expect(c.receive(DrumMessage.hit(DrumHit(drum: "kick")).packet, nowMicros: 2).isEmpty)
     }
 
+    @Test func hitsBeyondTheRateLimitAreDroppedAndCounted() {
+        var c = BrainConnection(connectionID: 1, address: "a", brainName: "b", kitName: "k",
+                                limits: .init(maxHitsPerSecond: 100, hitBurst: 10), nowMicros: 0)
+        let hit = DrumMessage.hit(DrumHit(drum: "kick")).packet
+        func delivered(_ actions: [BrainConnection.Action]) -> Int {
+            actions.filter { if case .deliver = $0 { true } else { false } }.count
+        }
+        // A burst of 50 at once: the bucket's 10 pass.
+        #expect(delivered(c.receive(Array(repeating: hit, count: 50).joined(), nowMicros: 0)) == 10)
+        #expect(c.statistics.hits == 50 && c.statistics.droppedHits == 40)
+        // 0.1 s later, 10 more tokens at 100 per second.
+        #expect(delivered(c.receive(Array(repeating: hit, count: 50).joined(), nowMicros: 100_000)) == 10)
+        // A steady 50 per second, under the limit, all pass.
+        for i in 1...20 { #expect(delivered(c.receive(hit, nowMicros: 100_000 + Int64(i) * 20_000)) == 1) }
+        #expect(c.statistics.droppedHits == 80 && !c.isClosed)
+    }
+
+    /// Found by review while adding this state machine to the wire fuzzer: a ping's offset and a
+    /// hit's pad time come from the wire, and their sum overflowed and trapped the brain.
+    @Test func extremeClockValuesDoNotTrap() {
+        var c = connection()
+        _ = c.receive(DrumMessage.ping(timeMicros: 0, offsetMicros: .max, roundTripMicros: 1).packet, nowMicros: 1)
+        let actions = c.receive(DrumMessage.hit(DrumHit(drum: "kick", padTimeMicros: .max, sequence: 1)).packet,
+                                nowMicros: -5)
+        #expect(actions.count == 1 && !c.isClosed)
+    }
+
+    /// Found while writing the abuse tests: a client trickling one byte of a packet at a time kept
+    /// its connection open for ever, since any byte counted as activity.
+    @Test func partialPacketsTrickledDoNotKeepTheConnectionOpen() {
+        var c = connection(idle: 1_000_000)
+        let packet = DrumMessage.hit(DrumHit(drum: "kick")).packet
+        for (i, byte) in packet.dropLast().enumerated() {
+            let now = Int64(i + 1) * 400_000
+            #expect(c.receive([byte], nowMicros: now).isEmpty)
+            if c.checkIdle(nowMicros: now) != nil { break }
+        }
+        #expect(c.isClosed)
+    }
+
     @Test func silenceBeyondTheIdleLimitCloses() {
         var c = connection(idle: 1000)
         _ = c.receive(DrumMessage.ping(timeMicros: 0, offsetMicros: nil, roundTripMicros: nil).packet, nowMicros: 500)

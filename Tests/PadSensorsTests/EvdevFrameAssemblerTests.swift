@@ -102,6 +102,19 @@ struct EvdevFrameAssemblerTests {
         #expect(made.map(\.monotonicMicros) == [10_000, 20_000])
     }
 
+    /// Found by the evemu fuzzer (Fuzz/corpus/evemu/time-jump): a recording whose event times
+    /// jump by about 10¹⁸ µs overflowed the clock-offset creep and trapped.
+    @Test func aHugeJumpInEventTimesDoesNotTrap() {
+        let made = onlySamples(samples([
+            Self.stamp(0, at: 10), Self.axis(C.absZ, 1, at: 10), Self.report(at: 10),
+            Self.stamp(4000, at: 9_000_000_000_000_000_000), Self.axis(C.absZ, 2, at: 9_000_000_000_000_000_000),
+            Self.report(at: 9_000_000_000_000_000_000),
+            Self.axis(C.absZ, 3, at: 20), Self.report(at: 20),
+        ]))
+        #expect(made.count == 3)
+        #expect(made.map(\.deviceMicros).prefix(2) == [0, 4000])
+    }
+
     @Test func aResyncChangesValuesWithoutMakingASample() {
         var assembler = EvdevFrameAssembler(unitsPerG: (1, 1, 1))
         #expect(assembler.markDropped() == .gap)

@@ -45,6 +45,11 @@ struct EvemuRecordingTests {
         ("N: x\nA: 02 -1 1 zz 0", 2, "an axis line is A: CODE(hex) MIN MAX FUZZ FLAT [RESOLUTION]"),
         ("P: 4g", 1, "property byte \"4g\" is not hex"),
         ("N: nothing recorded\n", 2, "no events (E: lines); record some with evemu-record"),
+        // Found by the evemu fuzzer (Fuzz/corpus/evemu/time-overflow): seconds × 10⁶ overflowed
+        // Int64 and trapped.
+        ("E: 0.000100 0003 0000 5\nE: 099999999999999.000100 0000 0000 0", 2,
+         "an event line is E: SECONDS.MICROS TYPE(hex) CODE(hex) VALUE"),
+        ("E: 9223372036854.775808 0000 0000 0", 1, "an event line is E: SECONDS.MICROS TYPE(hex) CODE(hex) VALUE"),
     ])
     func malformedLinesAreNamed(text: String, line: Int, message: String) {
         let error = #expect(throws: SensorError.self) { try EvemuRecording(text: text, fileName: "r.evemu") }

@@ -30,10 +30,21 @@ public struct BrainConnection: Sendable {
         /// Close a connection that sends nothing for this long (pads ping every second).
         public var idleTimeoutMicros: Int64
 
-        /// Creates limits; the defaults allow a few KiB per packet and 10 s of silence.
-        public init(maxPacketBytes: Int = 4096, idleTimeoutMicros: Int64 = 10_000_000) {
+        /// Hits per second a connection may sustain; hits beyond it are dropped and counted
+        /// (a token bucket, so one flooding client cannot crowd out the other pads).
+        public var maxHitsPerSecond: Double
+        /// Hits a connection may send at once above the sustained rate (the bucket's size).
+        public var hitBurst: Double
+
+        /// Creates limits; the defaults allow a few KiB per packet, 10 s of silence, and 200 hits
+        /// per second in bursts of 50 (a drummer's fastest roll on one pad is about 30 per second).
+        public init(maxPacketBytes: Int = 4096, idleTimeoutMicros: Int64 = 10_000_000,
+                    maxHitsPerSecond: Double = 200, hitBurst: Double = 50) {
+            precondition(maxHitsPerSecond > 0 && hitBurst >= 1, "the hit limit must admit hits")
             self.maxPacketBytes = maxPacketBytes
             self.idleTimeoutMicros = idleTimeoutMicros
+            self.maxHitsPerSecond = maxHitsPerSecond
+            self.hitBurst = hitBurst
         }
     }
 
@@ -51,6 +62,9 @@ public struct BrainConnection: Sendable {
     private var framer: PacketFramer
     private var lastSequence: Int32?
     private var lastActivityMicros: Int64
+    /// Hits the connection may still send now (the token bucket), and when it was last filled.
+    private var hitTokens: Double
+    private var hitTokensMicros: Int64
 
     /// Starts a connection accepted at `nowMicros` from `address`.
     public init(connectionID: Int, address: String, brainName: String, kitName: String,
@@ -61,17 +75,21 @@ public struct BrainConnection: Sendable {
         self.statistics = PadStatistics(connectionID: connectionID, address: address)
         self.framer = PacketFramer(maxPacketBytes: limits.maxPacketBytes)
         self.lastActivityMicros = nowMicros
+        self.hitTokens = limits.hitBurst
+        self.hitTokensMicros = nowMicros
     }
 
     /// Takes bytes received at `nowMicros` (brain clock) and returns what to do, in order.
     public mutating func receive(_ bytes: some Sequence<UInt8>, nowMicros: Int64) -> [Action] {
         guard !isClosed else { return [] }
-        lastActivityMicros = nowMicros
         framer.append(bytes)
         var actions: [Action] = []
         do {
             while let packet = try framer.nextPacket() {
                 let message = try DrumMessage(OSCDecoding.message(packet))
+                // Only whole messages count as activity: a client trickling a packet's bytes
+                // (slow loris) is closed by the idle limit like a silent one.
+                lastActivityMicros = nowMicros
                 handle(message, nowMicros: nowMicros, into: &actions)
             }
         } catch {
@@ -82,7 +100,7 @@ public struct BrainConnection: Sendable {
         return actions
     }
 
-    /// Closes the connection if it has been silent longer than the idle limit.
+    /// Closes the connection if it has sent no whole message for longer than the idle limit.
     public mutating func checkIdle(nowMicros: Int64) -> Action? {
         guard !isClosed, nowMicros - lastActivityMicros > limits.idleTimeoutMicros else { return nil }
         isClosed = true
@@ -94,6 +112,10 @@ public struct BrainConnection: Sendable {
         switch message {
         case .hit(let hit):
             statistics.hits += 1
+            guard takeHitToken(nowMicros: nowMicros) else {
+                statistics.droppedHits += 1
+                return
+            }
             if let sequence = hit.sequence {
                 if let last = lastSequence, sequence > last &+ 1 {
                     statistics.sequenceGaps += Int(sequence) - Int(last) - 1
@@ -102,7 +124,8 @@ public struct BrainConnection: Sendable {
             }
             var latency: Int64?
             if let padTime = hit.padTimeMicros, let offset = statistics.clockOffsetMicros {
-                latency = nowMicros - (padTime + offset)
+                // Wrapping: both times come from the wire, and nonsense must not trap the brain.
+                latency = nowMicros &- (padTime &+ offset)
                 statistics.latencyMicros.add(latency!)
             }
             actions.append(.deliver(hit, latencyMicros: latency))
@@ -122,5 +145,16 @@ public struct BrainConnection: Sendable {
         case .unknown:
             statistics.unknownMessages += 1
         }
+    }
+
+    /// Refills the hit bucket for the time since it was last filled and takes one hit from it;
+    /// false when it is empty (the hit is over the limit).
+    private mutating func takeHitToken(nowMicros: Int64) -> Bool {
+        let elapsed = Double(max(0, nowMicros &- hitTokensMicros))
+        hitTokensMicros = nowMicros
+        hitTokens = min(limits.hitBurst, hitTokens + elapsed * limits.maxHitsPerSecond / 1e6)
+        guard hitTokens >= 1 else { return false }
+        hitTokens -= 1
+        return true
     }
 }

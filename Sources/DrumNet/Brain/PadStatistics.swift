@@ -10,6 +10,8 @@ public struct PadStatistics: Sendable, Equatable {
     public var drum: String?
     /// Hits received.
     public var hits = 0
+    /// Hits dropped because the connection sent more than its limit per second (and not played).
+    public var droppedHits = 0
     /// Hits missing according to the sequence numbers (a jump from 4 to 7 counts 2).
     public var sequenceGaps = 0
     /// Messages with addresses the brain does not know (ignored).
