@@ -76,6 +76,31 @@ struct SensorCommandTests {
         #expect(run.stderr.contains("samples over"))
     }
 
+    @Test(.enabled(if: getuid() == 0 && toolAvailable("unshare"), "needs root to mount a small tmpfs"))
+    func aFullDiskStopsRecordingWithAClearErrorAndAReadableLog() {
+        let tree = FakeSysfs()
+        tree.addADXL345(buffered: false)
+        // A 64 KiB tmpfs in a private mount namespace fills in a few seconds at 1 kHz; what was
+        // written is copied out before the namespace (and its tmpfs) goes.
+        let disk = "\(tree.root)/disk", kept = "\(tree.root)/kept.csv"
+        mkdir(disk, 0o755)
+        let script = "mount -t tmpfs -o size=64k tmpfs \(disk) && "
+            + "\(Program.productsFolder)/drumpad record --device \(tree.root)/\(Self.adxl) --rate 1000 --seconds 60 "
+            + "--out \(disk)/rec.csv; status=$?; cp \(disk)/rec.csv \(kept); exit $status"
+        let run = Program.runTool("unshare", ["-m", "sh", "-c", script])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("\(disk)/rec.csv: write failed: No space left on device; the "), "\(run.stderr)")
+        #expect(run.stderr.contains("rows before are kept and the file is a readable log; free some space"))
+        // The log ends on a whole row and replays; the count of rows is the one the error gave.
+        let log = Program.contents(kept)
+        #expect(log.hasSuffix("\n") && log.count > 40_000, "\(log.count) bytes kept")
+        let rows = log.split(separator: "\n").filter { !$0.hasPrefix("#") }.count - 1
+        #expect(run.stderr.contains("the \(rows) rows before are kept"), "\(rows) rows in the file")
+        let replay = Program.run("drumpad", ["replay", kept])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.contains("\(rows) samples"))
+    }
+
     @Test func aMissingDeviceSaysWhatToDo() {
         let run = Program.run("drumpad", ["record", "--device", "/dev/input/event99", "--out", "/tmp/never.csv"])
         #expect(run.status != 0)
