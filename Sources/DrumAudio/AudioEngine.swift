@@ -97,6 +97,9 @@ public final class AudioEngine: @unchecked Sendable {
     private let recorder: WAVWriter?
     private let running = Atomic<Bool>(false)
     private let xrunCount = Atomic<Int>(0)
+    #if DEBUG
+    private let stallRequestMicros = Atomic<Int64>(0)
+    #endif
     /// 0 untried, 1 granted, 2 refused.
     private let realtimeState = Atomic<Int>(0)
     private let realtimeErrno = Atomic<Int32>(0)
@@ -157,6 +160,15 @@ public final class AudioEngine: @unchecked Sendable {
             return nil
         }, me)
     }
+
+    #if DEBUG
+    /// Test builds only: makes the audio thread sleep `micros` once before its next period, as a
+    /// stalled render would, so that tests can force an underrun and watch it counted and
+    /// recovered. Real-time safety: breaks it on purpose; the programs never call it.
+    public func stallRenderOnce(micros: Int64) {
+        stallRequestMicros.store(micros, ordering: .relaxed)
+    }
+    #endif
 
     /// Stops the audio thread and closes the output and the recording.
     public func stop() {
@@ -228,6 +240,10 @@ public final class AudioEngine: @unchecked Sendable {
             var origin = Int64.max
             for i in 0..<min(period, 64) where originWindow[i] < origin { origin = originWindow[i] }
             clockOriginMicros.store(origin, ordering: .releasing)
+            #if DEBUG
+            let stall = stallRequestMicros.exchange(0, ordering: .relaxed)
+            if stall > 0 { usleep(UInt32(stall)) }
+            #endif
             mixer.render(into: buffer, frames: frames)
             rendered += Int64(frames)
             recorder?.ring.write(buffer, count: frames * 2)
