@@ -101,6 +101,30 @@ struct SensorCommandTests {
         #expect(replay.stderr.contains("\(rows) samples"))
     }
 
+    @Test(.enabled(if: getuid() == 0 && toolAvailable("setpriv"), "needs root to run drumpad as another user"))
+    func devicesNamesAPermissionProblemAndItsFix() {
+        let tree = FakeSysfs()
+        tree.write("dev/input/event3", "")
+        tree.write("sys/class/input/event3/device/name", "Drum Pad Motion Sensors")
+        tree.write("sys/class/input/event3/device/properties", "40")
+        tree.write("sys/class/input/event3/device/capabilities/abs", "7")
+        tree.write("sys/class/input/event3/device/capabilities/msc", "20")
+        // A copy of drumpad the other user can run wherever the checkout lives.
+        _ = system("chmod 755 '\(tree.root)' && chmod 600 '\(tree.root)/dev/input/event3' && "
+                   + "cp '\(Program.productsFolder)/drumpad' '\(tree.root)/drumpad' && chmod 755 '\(tree.root)/drumpad'")
+        // As an unprivileged user, as on a board without the udev rule.
+        let run = Program.runTool("setpriv", [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "env",
+            "DRUMPAD_SYSFS_ROOT=\(tree.root)/sys", "DRUMPAD_DEV_ROOT=\(tree.root)/dev",
+            "\(tree.root)/drumpad", "devices"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("\(tree.root)/dev/input/event3  evdev  \"Drum Pad Motion Sensors\""), "\(run.stdout)")
+        #expect(run.stdout.contains("MSC_TIMESTAMP: yes"))
+        #expect(run.stdout.contains("problem: \(tree.root)/dev/input/event3: cannot open: Permission denied; "
+                                    + "install the udev rule that gives the drumpad group access to accelerometers"))
+        #expect(run.stdout.contains("contrib/udev/70-drumpad.rules"))
+    }
+
     @Test func aMissingDeviceSaysWhatToDo() {
         let run = Program.run("drumpad", ["record", "--device", "/dev/input/event99", "--out", "/tmp/never.csv"])
         #expect(run.status != 0)
