@@ -11,8 +11,11 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Samples after a hit that cannot fire (default: 10, tvdrums 8).")
     var refractory: Int?
 
-    @Option(help: "Detector: default (squared delta, DESIGN.md §4) or tvdrums (the original app's).")
+    @Option(help: "Detector: default (squared delta, DESIGN.md §4), tvdrums (the original app's), or adaptive (noise floor, peak scan, mask in ms; needs no --threshold or --refractory).")
     var detector: DetectorKind = .default
+
+    @Option(help: "Adaptive detector: ms after a strike in which nothing fires (its ringing).")
+    var maskMs: Double?
 
     @Option(help: "Velocity of a hit just over the threshold, 0...1.")
     var velocityFloor: Double = 0.1
@@ -30,6 +33,9 @@ struct DetectorOptions: ParsableArguments {
         guard (0...1).contains(velocityFloor) else {
             throw ValidationError("--velocity-floor must be within 0...1, such as 0.1")
         }
+        if let maskMs, !(maskMs >= 0 && maskMs.isFinite) {
+            throw ValidationError("--mask-ms must be ≥ 0, such as 35")
+        }
         guard velocityFullScale > 0 else {
             throw ValidationError("--velocity-full-scale must be > 0 g, such as 2.0")
         }
@@ -39,6 +45,13 @@ struct DetectorOptions: ParsableArguments {
 
     var refractorySamples: Int { refractory ?? detector.defaultRefractory }
 
+    /// The adaptive detector's settings: its defaults, the mask and the velocity curve.
+    var adaptiveConfiguration: AdaptiveDetector.Configuration {
+        var configuration = AdaptiveDetector.Configuration()
+        if let maskMs { configuration.maskMs = maskMs }
+        return configuration
+    }
+
     /// The configured detector, for per-sample use at sensor rates (where an existential's
     /// cost does not matter; `replay` uses concrete types for its fast loop).
     func makeDetector() -> any HitDetector {
@@ -47,6 +60,8 @@ struct DetectorOptions: ParsableArguments {
             SquaredDeltaDetector(.init(threshold: threshold, refractorySamples: refractorySamples, velocity: velocity))
         case .tvdrums:
             TVDrumsDetector(.init(threshold: threshold, blockedSamples: refractorySamples, velocity: velocity))
+        case .adaptive:
+            AdaptiveDetector(adaptiveConfiguration)
         }
     }
 
@@ -57,6 +72,10 @@ struct DetectorOptions: ParsableArguments {
             return "default detector (threshold \(threshold) g², refractory \(refractorySamples) samples)"
         case .tvdrums:
             return "tvdrums detector (threshold \(threshold) g, blocked \(refractorySamples) samples)"
+        case .adaptive:
+            let c = adaptiveConfiguration
+            return "adaptive detector (\(c.noiseFactor)× noise floor, at least \(c.minimumG) g, mask \(c.maskMs) ms, "
+                + "scan \(c.scanMs) ms)"
         }
     }
 }

@@ -76,6 +76,9 @@ struct Replay: ParsableCommand {
                 var d = TVDrumsDetector(.init(
                     threshold: options.threshold, blockedSamples: refractory, velocity: options.velocity))
                 try stream(detector: &d, labelTimes: labelTimes)
+            case .adaptive:
+                var d = AdaptiveDetector(options.adaptiveConfiguration)
+                try stream(detector: &d, labelTimes: labelTimes)
             }
         }
     }

@@ -4,9 +4,11 @@ public enum DetectorKind: String, CaseIterable, Sendable {
     case `default`
     /// The original app's detector.
     case tvdrums
+    /// The adaptive detector: noise floor, peak scan, mask time, decaying re-arm.
+    case adaptive
 
     /// The refractory (blocked samples) this detector uses when none is given.
-    public var defaultRefractory: Int { self == .default ? 10 : 8 }
+    public var defaultRefractory: Int { self == .tvdrums ? 8 : 10 }
 }
 
 /// A threshold × refractory grid to sweep.
@@ -86,6 +88,13 @@ public enum Sweep {
                 case .tvdrums:
                     var detector = TVDrumsDetector(.init(
                         threshold: threshold, blockedSamples: refractory, velocity: velocity))
+                    detector.detect(batch, into: &hits)
+                case .adaptive:
+                    // The grid's threshold is the least |h| that fires (g), its refractory the mask (ms).
+                    var configuration = AdaptiveDetector.Configuration()
+                    configuration.minimumG = threshold
+                    configuration.maskMs = Double(refractory)
+                    var detector = AdaptiveDetector(configuration)
                     detector.detect(batch, into: &hits)
                 }
                 let score = labelTimes.map {

@@ -42,6 +42,19 @@ struct AllocationTests {
         #expect(fired == 500)
     }
 
+    @Test func adaptiveProcessDoesNotAllocate() {
+        var detector = AdaptiveDetector()
+        var fired = 0
+        let z = Self.z, times = Self.times
+        allocation_counter_start()
+        for i in z.indices {
+            if detector.process(z: z[i], time: times[i]) != nil { fired += 1 }
+        }
+        let counted = allocation_counter_stop()
+        #expect(counted == 0)
+        #expect(fired > 0)
+    }
+
     @Test func batchDetectionIntoReservedStorageDoesNotAllocate() {
         var detector = SquaredDeltaDetector()
         var hits: [Hit] = []

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A detector that needs no tuning across sensors of different rate, range and noise, after the
+/// way trigger modules (Edrumulus, microDRUM) find drum strikes:
+///
+/// - **High-pass:** z minus a one-pole low-pass of itself (time constant `highPassMs`), so
+///   gravity, tilt and slow handling drop out; `a = |h|` is the size of the shock.
+/// - **Noise floor:** a slow running mean of `a` while idle; a strike starts when `a` passes
+///   `noiseFactor` × that floor (and at least `minimumG`).
+/// - **Scan:** for `scanMs` after the start the peak of `a` is collected, so velocity follows
+///   the true peak, not the first sample over the threshold. Where a sample period is longer
+///   than the scan, the hit is reported on the sample that crossed.
+/// - **Mask:** for `maskMs` after the start nothing can fire, so the ringing of the board after
+///   a strike never fires again, at 100 Hz or at 1.6 kHz alike (time, not samples).
+/// - **Re-arm:** after the mask a new strike must also pass `rearmFraction` × the last peak,
+///   decaying with time constant `rearmDecayMs`: the tail of a loud strike cannot fire, but a
+///   roll's next stroke can.
+///
+/// The hit carries the index and time of the sample that crossed (the onset) and is returned on
+/// the sample that ends the scan; `strength` is the peak |h| in g.
+///
+/// State diagram:
+/// ```
+///  priming ──first sample──▶ idle ──a over thresholds──▶ scanning ──scan over──▶ masked
+///                              ▲                                                    │
+///                              └───────────────────mask over────────────────────────┘
+///  any state ──markGap──▶ priming
+/// ```
+///
+/// Thread safety: a value type. Real-time safety: arithmetic only, allocation-free.
+public struct AdaptiveDetector: HitDetector, Sendable {
+    /// The detector's settings; the defaults are meant to fit every common sensor.
+    public struct Configuration: Equatable, Sendable {
+        public var highPassMs = 30.0
+        public var noiseFactor = 6.0
+        public var minimumG = 0.2
+        public var noiseFloorSeconds = 1.0
+        public var scanMs = 4.0
+        public var maskMs = 35.0
+        public var rearmFraction = 1.0
+        public var rearmDecayMs = 45.0
+        public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
+
+        /// The defaults, with `velocity`.
+        public init(velocity: VelocityCurve = VelocityCurve(floor: 0.1, fullScale: 3.0)) {
+            self.velocity = velocity
+        }
+    }
+
+    private enum State: Sendable {
+        case priming
+        case idle
+        case scanning(index: Int, time: Double, peak: Double, threshold: Double, until: Double)
+        case masked(until: Double)
+    }
+
+    public let configuration: Configuration
+    public private(set) var sampleCount = 0
+    private var state = State.priming
+    private var lowPass = 0.0
+    private var noiseFloor = 0.0
+    private var previousTime = 0.0
+    private var lastPeak = 0.0
+    private var lastPeakTime = -Double.infinity
+
+    /// A detector with `configuration`.
+    public init(_ configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    public mutating func markGap() {
+        state = .priming
+    }
+
+    /// The noise floor now, in g of |h| (for calibration and tests).
+    public var currentNoiseFloor: Double { noiseFloor }
+
+    public mutating func process(z: Double, time: Double) -> Hit? {
+        let index = sampleCount
+        sampleCount += 1
+        if case .priming = state {
+            lowPass = z
+            previousTime = time
+            state = .idle
+            return nil
+        }
+        let c = configuration
+        let dt = max(time - previousTime, 1e-6)
+        previousTime = time
+        let h = z - lowPass
+        lowPass += (1 - exp(-dt * 1000 / c.highPassMs)) * h
+        let a = abs(h)
+        let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
+        switch state {
+        case .priming:
+            return nil
+        case .masked(let until):
+            guard time >= until else { return nil }
+            state = .idle
+            return idle(a: a, threshold: threshold, index: index, time: time, dt: dt)
+        case .idle:
+            return idle(a: a, threshold: threshold, index: index, time: time, dt: dt)
+        case .scanning(let start, let startTime, let peak, let startThreshold, let until):
+            let highest = max(peak, a)
+            guard time >= until else {
+                state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until)
+                return nil
+            }
+            return fire(index: start, time: startTime, peak: highest, threshold: startThreshold, now: time)
+        }
+    }
+
+    private mutating func idle(a: Double, threshold: Double, index: Int, time: Double, dt: Double) -> Hit? {
+        let c = configuration
+        let rearm = lastPeak * c.rearmFraction * exp(-(time - lastPeakTime) * 1000 / c.rearmDecayMs)
+        guard a > threshold && a > rearm else {
+            // Only quiet samples teach the floor, so strikes do not raise it.
+            noiseFloor += (1 - exp(-dt / c.noiseFloorSeconds)) * (a - noiseFloor)
+            return nil
+        }
+        // A scan shorter than the sample period would only delay the hit by a sample.
+        if c.scanMs / 1000 < dt * 1.5 {
+            return fire(index: index, time: time, peak: a, threshold: threshold, now: time)
+        }
+        state = .scanning(index: index, time: time, peak: a, threshold: threshold, until: time + c.scanMs / 1000)
+        return nil
+    }
+
+    private mutating func fire(index: Int, time: Double, peak: Double, threshold: Double, now: Double) -> Hit {
+        let c = configuration
+        lastPeak = peak
+        lastPeakTime = now
+        state = .masked(until: time + c.maskMs / 1000)
+        return Hit(index: index, time: time, strength: peak,
+                   velocity: c.velocity.velocity(amplitude: peak, thresholdAmplitude: threshold))
+    }
+}
