@@ -171,9 +171,13 @@ struct Run: ParsableCommand {
         if let replay {
             var source = try PacedReplay(path: replay, axis: axis, unitsPerG: axisOptions.unitsPerG)
             try source.run { z, padTimeMicros in
-                if let hit = detector.process(z: z, time: Double(padTimeMicros) / 1e6) {
+                let time = Double(padTimeMicros) / 1e6
+                if let hit = detector.process(z: z, time: time) {
                     hitCount += 1
-                    link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: padTimeMicros))
+                    // Stamped with the onset sample's time (a detector that scans for the peak
+                    // reports the hit a few samples after its onset).
+                    let onsetMicros = padTimeMicros - Int64(((time - hit.time) * 1e6).rounded())
+                    link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: onsetMicros))
                     if playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
                 }
             } gap: {
@@ -193,10 +197,11 @@ struct Run: ParsableCommand {
                         detector.markGap()
                     case .sample(let sample):
                         samples += 1
-                        if let hit = detector.process(z: sample.value(axis), time: Double(sample.deviceMicros) / 1e6) {
+                        let time = Double(sample.deviceMicros) / 1e6
+                        if let hit = detector.process(z: sample.value(axis), time: time) {
                             hitCount += 1
-                            link.send(DrumHit(drum: drum, velocity: Float(hit.velocity),
-                                              padTimeMicros: sample.monotonicMicros))
+                            let onsetMicros = sample.monotonicMicros - Int64(((time - hit.time) * 1e6).rounded())
+                            link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: onsetMicros))
                             if playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
                         }
                     }
