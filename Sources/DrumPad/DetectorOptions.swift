@@ -2,6 +2,7 @@ import ArgumentParser
 import HitDetect
 
 extension DetectorKind: ExpressibleByArgument {}
+extension VelocityCurve.Shape: ExpressibleByArgument {}
 
 /// The detector options `replay` and `run` share.
 struct DetectorOptions: ParsableArguments {
@@ -41,7 +42,12 @@ struct DetectorOptions: ParsableArguments {
         }
     }
 
-    var velocity: VelocityCurve { VelocityCurve(floor: velocityFloor, fullScale: velocityFullScale) }
+    @Option(help: "Velocity curve: linear, soft (soft strikes louder) or hard (soft strikes softer).")
+    var velocityCurve: VelocityCurve.Shape = .linear
+
+    var velocity: VelocityCurve {
+        VelocityCurve(floor: velocityFloor, fullScale: velocityFullScale, shape: velocityCurve)
+    }
 
     var refractorySamples: Int { refractory ?? detector.defaultRefractory }
 
@@ -49,6 +55,8 @@ struct DetectorOptions: ParsableArguments {
     var adaptiveConfiguration: AdaptiveDetector.Configuration {
         var configuration = AdaptiveDetector.Configuration()
         if let maskMs { configuration.maskMs = maskMs }
+        configuration.velocity.shape = velocityCurve
+        configuration.velocity.floor = velocityFloor
         return configuration
     }
 

@@ -36,13 +36,26 @@ public struct VelocityCurve: Equatable, Sendable {
     public var floor: Double
     /// Amplitude |Δz| in g that maps to velocity 1.
     public var fullScale: Double
+    /// How the position between threshold and full scale becomes velocity.
+    public var shape: Shape
+
+    /// The curve's shape over the position p (0 at the threshold, 1 at full scale).
+    public enum Shape: String, CaseIterable, Sendable {
+        /// p: velocity proportional to the strike's amplitude.
+        case linear
+        /// √p: soft strikes come out louder (a light touch, ghost notes).
+        case soft
+        /// p²: soft strikes come out softer (more dynamics for a heavy hitter).
+        case hard
+    }
 
     /// Creates a curve; the defaults suit a ±4 g sensor struck with a stick.
-    public init(floor: Double = 0.1, fullScale: Double = 2.0) {
+    public init(floor: Double = 0.1, fullScale: Double = 2.0, shape: Shape = .linear) {
         precondition(floor >= 0 && floor <= 1, "velocity floor must be within 0...1")
         precondition(fullScale > 0, "velocity full scale must be positive")
         self.floor = floor
         self.fullScale = fullScale
+        self.shape = shape
     }
 
     /// The velocity of a hit of amplitude `amplitude` when the threshold amplitude is
@@ -53,6 +66,12 @@ public struct VelocityCurve: Equatable, Sendable {
         guard span > 0 else { return 1 }
         let position = (amplitude - thresholdAmplitude) / span
         let clamped = position < 0 ? 0 : (position > 1 ? 1 : position)
-        return floor + (1 - floor) * clamped
+        let shaped: Double
+        switch shape {
+        case .linear: shaped = clamped
+        case .soft: shaped = clamped.squareRoot()
+        case .hard: shaped = clamped * clamped
+        }
+        return floor + (1 - floor) * shaped
     }
 }

@@ -36,3 +36,26 @@ struct VelocityCurveTests {
         #expect(VelocityCurve(floor: 0.1, fullScale: 0.5).velocity(amplitude: 1, thresholdAmplitude: 0.7) == 1)
     }
 }
+
+/// The curve shapes: the same ends, monotonic, soft above linear above hard in between.
+struct VelocityCurveShapeTests {
+    @Test(arguments: VelocityCurve.Shape.allCases)
+    func everyShapeKeepsTheEndsAndNeverPlaysAHarderStrikeSofter(shape: VelocityCurve.Shape) {
+        let curve = VelocityCurve(floor: 0.1, fullScale: 2.0, shape: shape)
+        #expect(curve.velocity(amplitude: 0.5, thresholdAmplitude: 0.5) == 0.1)
+        #expect(curve.velocity(amplitude: 2.0, thresholdAmplitude: 0.5) == 1)
+        let amplitudes = stride(from: 0.5, through: 2.5, by: 0.01).map { $0 }
+        let velocities = amplitudes.map { curve.velocity(amplitude: $0, thresholdAmplitude: 0.5) }
+        #expect(zip(velocities, velocities.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test func softLiftsAndHardLowersTheMiddle() {
+        func velocity(_ shape: VelocityCurve.Shape) -> Double {
+            VelocityCurve(floor: 0, fullScale: 1.5, shape: shape).velocity(amplitude: 0.75, thresholdAmplitude: 0.5)
+        }
+        // Position 0.25: √0.25 = 0.5, 0.25, 0.25² = 0.0625.
+        #expect(abs(velocity(.soft) - 0.5) < 1e-12)
+        #expect(abs(velocity(.linear) - 0.25) < 1e-12)
+        #expect(abs(velocity(.hard) - 0.0625) < 1e-12)
+    }
+}
