@@ -84,10 +84,11 @@ PROFILES = {
         notes="evdev node of hid-nintendo; reports of 3 samples every 15 ms"),
     # A phone's linear-acceleration style stream: raw ±8 g at 4096 units/g, 100 Hz, gravity
     # removed by the high-pass of Android's documentation (alpha 0.8 at the sensor rate).
+    # Bandwidth ~0.45 ODR, as phone IMUs (LSM6DS*, BMI2*) at ~100 Hz have by default.
     "phone": Profile(
         name="phone", device="phone linear acceleration (gravity removed)", rate_hz=100.0,
         full_scale_g=8.0, units_per_g=4096, raw_min=-32768, raw_max=32767, fuzz=0, evdev=False,
-        lowpass_hz=30.0, lowpass_order=2, noise_g=0.006, gravity_removed=True,
+        lowpass_hz=45.0, lowpass_order=2, noise_g=0.006, gravity_removed=True,
         notes="network stream; no input core"),
     # ADXL345 through IIO: full resolution ±16 g, 13 bits, 3.9 mg/LSB (256/g), 1600 Hz,
     # bandwidth ODR/2.
