@@ -21,8 +21,11 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Velocity of a hit just over the threshold, 0...1.")
     var velocityFloor: Double = 0.1
 
-    @Option(help: "Jump |Δz| in g that gives velocity 1.")
-    var velocityFullScale: Double = 2.0
+    @Option(help: "Jump |Δz| (adaptive: peak |h|) in g that gives velocity 1 (default 2.0; adaptive 3.0).")
+    var velocityFullScale: Double?
+
+    @Option(help: "Adaptive detector: the least peak in g that fires, however quiet the sensor (default 0.2).")
+    var minimumG: Double?
 
     func validate() throws {
         guard threshold >= 0, threshold.isFinite else {
@@ -37,7 +40,10 @@ struct DetectorOptions: ParsableArguments {
         if let maskMs, !(maskMs >= 0 && maskMs.isFinite) {
             throw ValidationError("--mask-ms must be ≥ 0, such as 35")
         }
-        guard velocityFullScale > 0 else {
+        if let minimumG, !(minimumG > 0 && minimumG.isFinite) {
+            throw ValidationError("--minimum-g must be > 0 g, such as 0.2")
+        }
+        if let velocityFullScale, !(velocityFullScale > 0) {
             throw ValidationError("--velocity-full-scale must be > 0 g, such as 2.0")
         }
     }
@@ -46,7 +52,7 @@ struct DetectorOptions: ParsableArguments {
     var velocityCurve: VelocityCurve.Shape = .linear
 
     var velocity: VelocityCurve {
-        VelocityCurve(floor: velocityFloor, fullScale: velocityFullScale, shape: velocityCurve)
+        VelocityCurve(floor: velocityFloor, fullScale: velocityFullScale ?? 2.0, shape: velocityCurve)
     }
 
     var refractorySamples: Int { refractory ?? detector.defaultRefractory }
@@ -55,8 +61,9 @@ struct DetectorOptions: ParsableArguments {
     var adaptiveConfiguration: AdaptiveDetector.Configuration {
         var configuration = AdaptiveDetector.Configuration()
         if let maskMs { configuration.maskMs = maskMs }
-        configuration.velocity.shape = velocityCurve
-        configuration.velocity.floor = velocityFloor
+        if let minimumG { configuration.minimumG = minimumG }
+        configuration.velocity = VelocityCurve(floor: velocityFloor, fullScale: velocityFullScale ?? 3.0,
+                                               shape: velocityCurve)
         return configuration
     }
 

@@ -19,7 +19,29 @@ struct DrumPad: ParsableCommand {
               drumpad replay my.csv --labels strikes.csv --sweep > sweep.csv
             """,
         version: "drumpad 0.1.0 (\(linkedLibrarySummary()))",
-        subcommands: [Devices.self, Record.self, Run.self, Replay.self])
+        subcommands: [Devices.self, Record.self, Calibrate.self, Run.self, Replay.self])
+
+    /// Runs the command line, with the detector settings of `drumpad calibrate` (the settings
+    /// file) put before the options of `run` and `replay`.
+    static func main() {
+        do {
+            let (arguments, file) = try SettingsFile.apply(to: Array(CommandLine.arguments.dropFirst()))
+            if let file {
+                printError("drumpad: settings from \(file): \(settingsSummary(file: file)) "
+                           + "(options given here win; --no-settings ignores the file)")
+            }
+            main(arguments)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    static func settingsSummary(file: String) -> String {
+        guard let text = try? FileChunks.readAll(path: file),
+              let pairs = try? SettingsFile.arguments(text: String(decoding: text, as: UTF8.self), path: file)
+        else { return "" }
+        return stride(from: 0, to: pairs.count - 1, by: 2).map { "\(pairs[$0]) \(pairs[$0 + 1])" }.joined(separator: " ")
+    }
 }
 
 /// Names the C libraries this executable is linked with, after checking each one answers.

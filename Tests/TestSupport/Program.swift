@@ -23,6 +23,9 @@ public enum Program {
 
     /// The folder holding the built products: the test bundle lives beside them.
     public static let productsFolder: String = {
+        // The programs tests start never read the user's drumpad settings (drumpad calibrate's
+        // ~/.config/drumpad/settings.conf): a calibrated machine must test like any other.
+        setenv("XDG_CONFIG_HOME", "/nonexistent/drumpad-tests", 1)
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         precondition(count > 0, "cannot read /proc/self/exe")
