@@ -38,9 +38,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         public var minimumG = 0.2
         public var noiseFloorSeconds = 1.0
         public var scanMs = 4.0
-        public var maskMs = 35.0
+        public var maskMs = 45.0
         public var rearmFraction = 1.0
-        public var rearmDecayMs = 45.0
+        public var rearmDecayMs = 70.0
         public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
 
         /// The defaults, with `velocity`.
@@ -64,6 +64,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var previousTime = 0.0
     private var lastPeak = 0.0
     private var lastPeakTime = -Double.infinity
+    // The last few samples' |h| and times, newest first, to find where a strike began.
+    private var recentA: (Double, Double, Double) = (0, 0, 0)
+    private var recentTime: (Double, Double, Double) = (0, 0, 0)
+    private var recentCount = 0
 
     /// A detector with `configuration`.
     public init(_ configuration: Configuration = Configuration()) {
@@ -72,6 +76,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
 
     public mutating func markGap() {
         state = .priming
+        recentCount = 0
     }
 
     /// The noise floor now, in g of |h| (for calibration and tests).
@@ -93,6 +98,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         lowPass += (1 - exp(-dt * 1000 / c.highPassMs)) * h
         let a = abs(h)
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
+        defer {
+            recentA = (a, recentA.0, recentA.1)
+            recentTime = (time, recentTime.0, recentTime.1)
+            recentCount = min(recentCount + 1, 3)
+        }
         switch state {
         case .priming:
             return nil
@@ -120,11 +130,24 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             noiseFloor += (1 - exp(-dt / c.noiseFloorSeconds)) * (a - noiseFloor)
             return nil
         }
+        // The strike began where |h| first rose clearly over the noise, up to 3 samples (and
+        // 12 ms) before the one that crossed: a soft strike seen through the sensor's low-pass
+        // crosses late.
+        var onsetIndex = index, onsetTime = time
+        let rising = max(3 * noiseFloor, threshold * 0.3)
+        for back in 0..<recentCount {
+            let (earlierA, earlierTime) = back == 0 ? (recentA.0, recentTime.0)
+                : back == 1 ? (recentA.1, recentTime.1) : (recentA.2, recentTime.2)
+            guard earlierA > rising, time - earlierTime <= 0.012, earlierTime > lastPeakTime else { break }
+            onsetIndex = index - back - 1
+            onsetTime = earlierTime
+        }
         // A scan shorter than the sample period would only delay the hit by a sample.
         if c.scanMs / 1000 < dt * 1.5 {
-            return fire(index: index, time: time, peak: a, threshold: threshold, now: time)
+            return fire(index: onsetIndex, time: onsetTime, peak: a, threshold: threshold, now: time)
         }
-        state = .scanning(index: index, time: time, peak: a, threshold: threshold, until: time + c.scanMs / 1000)
+        state = .scanning(index: onsetIndex, time: onsetTime, peak: a, threshold: threshold,
+                          until: time + c.scanMs / 1000)
         return nil
     }
 
