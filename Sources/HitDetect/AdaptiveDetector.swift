@@ -33,7 +33,7 @@ import Glibc
 public struct AdaptiveDetector: HitDetector, Sendable {
     /// The detector's settings; the defaults are meant to fit every common sensor.
     public struct Configuration: Equatable, Sendable {
-        public var highPassMs = 30.0
+        public var highPassMs = 15.0
         public var noiseFactor = 6.0
         public var minimumG = 0.2
         public var noiseFloorSeconds = 1.0
