@@ -20,6 +20,10 @@ struct Run: ParsableCommand {
             says so, keeps its brain link and resumes when the sensor returns; when the brain \
             goes away it reconnects. Ctrl-C or SIGTERM stops it.
 
+            A brain started with --key-file challenges each pad: give the pad the same file \
+            (--key-file) and it answers with HMAC-SHA256 of the key; the key itself never \
+            crosses the network.
+
             Examples:
               drumpad run --drum snare
               drumpad run --drum kick --device /dev/input/event7 --axis y --brain 192.168.1.20:7770
@@ -44,6 +48,9 @@ struct Run: ParsableCommand {
 
     @Option(help: "Pick the brain with this name among those discovered.")
     var brainName: String?
+
+    @Option(help: "The brain's pairing key file (the same file as drumbrain --key-file), for brains that ask for one.")
+    var keyFile: String?
 
     @Option(help: "This pad's name, shown by the brain (default: HOST-DRUM).")
     var name: String?
@@ -121,20 +128,48 @@ struct Run: ParsableCommand {
                 printError("drumpad: cannot use Avahi (\(error)); give --brain HOST:PORT")
             }
         }
+        var key: PairingKey?
+        if let keyFile {
+            do {
+                let loaded = try PairingKey.load(path: keyFile)
+                if let warning = loaded.warning { printError("drumpad: warning: \(warning)") }
+                key = loaded.key
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
         let welcomed = DispatchSemaphore(value: 0)
         let failures = RepeatFilter(quietSeconds: 30)
-        let link = PadLink(configuration: .init(padName: padName, drum: drum, target: target),
+        // While the brain refuses this pad, its retries would print a connect and a loss each.
+        let refusals = RepeatFilter(quietSeconds: 30)
+        let refused = Atomic<Bool>(false)
+        let link = PadLink(configuration: .init(padName: padName, drum: drum, target: target, key: key),
                            finder: finder) { event in
             switch event {
             case .connected(let address):
                 failures.reset()
-                printError("drumpad: connected to \(address)")
+                if !refused.load(ordering: .relaxed) || refusals.shouldSay("connected to \(address)") {
+                    printError("drumpad: connected to \(address)")
+                }
+            case .pairing(.brainNeedsKey):
+                refused.store(true, ordering: .relaxed)
+                if refusals.shouldSay("needs key") {
+                    printError("drumpad: the brain needs a key: give --key-file with the brain's key file; "
+                               + "retrying (and on, quietly)")
+                }
+            case .pairing(.brainAsksNoKey):
+                printError("drumpad: the brain asks no key; anyone on the network can play it (--key-file unused)")
             case .welcomed(let brain, let kit):
+                refused.store(false, ordering: .relaxed)
+                refusals.reset()
                 printError("drumpad: brain \"\(brain)\" (kit \(kit)) welcomed \"\(padName)\" playing \(drum)")
                 welcomed.signal()
             case .droppedWhileDisconnected(let count):
                 printError("drumpad: dropped \(count) hit\(count == 1 ? "" : "s") while disconnected")
-            case .lost(let reason): printError("drumpad: lost the brain (\(reason)); reconnecting")
+            case .lost(let reason):
+                if !refused.load(ordering: .relaxed) || refusals.shouldSay("lost \(reason)") {
+                    printError("drumpad: lost the brain (\(reason)); reconnecting")
+                }
             case .connectFailed(let reason, let retry):
                 // A pad left on without its brain would say this every second: once per reason
                 // and then every 30 s is enough.
@@ -142,7 +177,13 @@ struct Run: ParsableCommand {
                     printError("drumpad: cannot reach the brain: \(reason); retrying in \(retry / 1000) ms"
                                + " (and on, quietly)")
                 }
-            case .brainError(let text): printError("drumpad: the brain says: \(text)")
+            case .brainError(let text):
+                if text == BrainConnection.wrongKeyMessage || text == BrainConnection.needsKeyMessage {
+                    refused.store(true, ordering: .relaxed)
+                    if refusals.shouldSay(text) { printError("drumpad: the brain says: \(text) (retrying quietly)") }
+                } else {
+                    printError("drumpad: the brain says: \(text)")
+                }
             }
         }
         link.start()
