@@ -123,8 +123,8 @@ public struct PadLinkStateMachine: Sendable {
         droppedSinceConnected = 0
         if refusedThisConnection {
             // Refused: the brain is there but will not take this pad; back off as for failures.
-            state = .waiting(attempt: refusalsInARow + 1)
-            return [.stopPinging, .retry(afterMicros: backoff(attempt: refusalsInARow))]
+            state = .waiting(attempt: refusalsInARow)
+            return [.stopPinging, .retry(afterMicros: backoff(attempt: refusalsInARow - 1))]
         }
         state = .waiting(attempt: 1)  // the first wait is spent; a failure then waits twice as long
         return [.stopPinging, .retry(afterMicros: initialBackoffMicros)]
