@@ -249,7 +249,8 @@ struct Serve: AsyncParsableCommand {
         for pad in totals {
             printError("pad \(pad.padName ?? "-") (\(pad.address)): \(pad.hits) hits, "
                        + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages"
-                       + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : ""))
+                       + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : "")
+                       + (pad.errors > 0 ? ", refused (\(pad.errors) error\(pad.errors == 1 ? "" : "s"): bad data or no pairing)" : ""))
         }
     }
 }

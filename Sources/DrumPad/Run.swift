@@ -165,6 +165,7 @@ struct Run: ParsableCommand {
                 printError("drumpad: brain \"\(brain)\" (kit \(kit)) welcomed \"\(padName)\" playing \(drum)")
                 welcomed.signal()
             case .droppedWhileDisconnected(let count):
+                guard !refused.load(ordering: .relaxed) else { break }  // refused: hits drop anyway
                 printError("drumpad: dropped \(count) hit\(count == 1 ? "" : "s") while disconnected")
             case .lost(let reason):
                 if !refused.load(ordering: .relaxed) || refusals.shouldSay("lost \(reason)") {
@@ -265,29 +266,31 @@ struct Run: ParsableCommand {
     }
 }
 
-/// Lets a repeated message through once, and again when it changes or `quietSeconds` passed.
+/// Lets each message through once, and again after `quietSeconds`; messages that alternate
+/// (a connect, a refusal, a loss, each retry) are each quieted on their own.
 final class RepeatFilter: Sendable {
     private let quietMicros: Int64
-    // Guards the last message said and when.
-    private let last = Mutex<(text: String, micros: Int64)?>(nil)
+    // Guards when each message was last said.
+    private let said = Mutex<[String: Int64]>([:])
 
     init(quietSeconds: Double) {
         quietMicros = Int64(quietSeconds * 1e6)
     }
 
-    /// Whether to say `text` now (and if so, remembers it).
+    /// Whether to say `text` now (and if so, remembers when).
     func shouldSay(_ text: String) -> Bool {
         let now = MonotonicClock.nowMicros()
-        return last.withLock { last in
-            if let previous = last, previous.text == text, now - previous.micros < quietMicros { return false }
-            last = (text, now)
+        return said.withLock { said in
+            if let previous = said[text], now - previous < quietMicros { return false }
+            if said.count > 64 { said.removeAll() }  // reasons carry addresses: keep it bounded
+            said[text] = now
             return true
         }
     }
 
-    /// Forgets the last message (after a success, the next failure is news).
+    /// Forgets what was said (after a success, the next failure is news).
     func reset() {
-        last.withLock { $0 = nil }
+        said.withLock { $0.removeAll() }
     }
 }
 
