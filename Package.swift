@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // HMAC-SHA256 for the optional pairing key (README "Pairing").
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // C system libraries: one module each, linked through pkg-config (Debian's -dev packages).
@@ -42,6 +44,7 @@ let package = Package(
                 "CAvahiClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Accelerometer sources of a pad: evdev nodes through libevdev, IIO devices, evemu
         // recordings; device discovery.

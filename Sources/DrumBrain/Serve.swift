@@ -20,6 +20,12 @@ struct Serve: AsyncParsableCommand {
             rendering the period it starts in. When standard output is a terminal, the terminal \
             visual is drawn instead (--no-visual: the lines). On SIGINT or SIGTERM \
             the brain closes every connection and prints each pad's totals on standard error.
+
+            Pairing: with --key-file, only pads given the same file (drumpad run --key-file) \
+            play: each connection is challenged (/drum/challenge) and must answer with \
+            HMAC-SHA256 of the key (/drum/auth) before it plays; anything else is refused and \
+            closed. Make a key with `head -c 32 /dev/urandom | base64 > drum.key` and \
+            `chmod 600 drum.key`. Without --key-file any host on the network can play the brain.
             """)
 
     @Option(help: "TCP port to listen on.")
@@ -39,6 +45,9 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Hits per second one connection may sustain (in bursts of a quarter of it, at least 10); more are dropped and counted.")
     var maxHitsPerSecond: Double = 200
+
+    @Option(help: "Pair: accept only pads that prove they hold this key file (at least 16 bytes; make one with `head -c 32 /dev/urandom | base64 > drum.key`).")
+    var keyFile: String?
 
     @Option(help: "The kit: a kit.json or its folder (default: the bundled kit).")
     var kit: String?
@@ -86,6 +95,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let brainName = name ?? HostName.current
+        let key = try loadKey()
         let loadedKit = try KitLoader.load(try kit ?? BundledKit.path(), sampleRate: Double(rate))
         // (reloaded on SIGHUP, below)
         let engine = try AudioEngine(kit: loadedKit, configuration: .init(
@@ -118,7 +128,7 @@ struct Serve: AsyncParsableCommand {
                                      limits: .init(idleTimeoutMicros: Int64(idleTimeout * 1e6),
                                                    maxHitsPerSecond: maxHitsPerSecond,
                                                    hitBurst: max(10, maxHitsPerSecond / 4)),
-                                     maxConnections: maxConnections),
+                                     maxConnections: maxConnections, key: key),
                 onHit: { received in
                     // On the network's event-loop thread: hand the hit to the audio thread at once.
                     var number: UInt32 = 0
@@ -239,7 +249,26 @@ struct Serve: AsyncParsableCommand {
         for pad in totals {
             printError("pad \(pad.padName ?? "-") (\(pad.address)): \(pad.hits) hits, "
                        + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages"
-                       + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : ""))
+                       + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : "")
+                       + (pad.errors > 0 ? ", refused (\(pad.errors) error\(pad.errors == 1 ? "" : "s"): bad data or no pairing)" : ""))
+        }
+    }
+}
+
+extension Serve {
+    /// The pairing key of `--key-file`, after saying what it means; never prints the key.
+    func loadKey() throws -> PairingKey? {
+        guard let keyFile else {
+            printError("drumbrain: no --key-file: any host on the network can play this brain")
+            return nil
+        }
+        do {
+            let loaded = try PairingKey.load(path: keyFile)
+            if let warning = loaded.warning { printError("drumbrain: warning: \(warning)") }
+            printError("drumbrain: pads must pair with the key in \(keyFile)")
+            return loaded.key
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 }

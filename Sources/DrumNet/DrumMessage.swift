@@ -33,6 +33,10 @@ public enum DrumMessage: Equatable, Sendable {
     case pong(timeMicros: Int64, brainTimeMicros: Int64)
     /// `/drum/error s message`.
     case error(String)
+    /// `/drum/challenge b nonce`: a brain with a pairing key asks the pad to prove it has it.
+    case challenge(nonce: [UInt8])
+    /// `/drum/auth b hmac`: the pad's answer, HMAC-SHA256(key, nonce ‖ pad_name).
+    case auth(hmac: [UInt8])
     /// Any other address: ignored (and counted) by the receiver, never fatal.
     case unknown(address: String)
 
@@ -103,6 +107,12 @@ public enum DrumMessage: Equatable, Sendable {
         case "/drum/error":
             guard a.count == 1, case .string(let text) = a[0] else { throw bad("s message") }
             self = .error(text)
+        case "/drum/challenge":
+            guard a.count == 1, case .blob(let nonce) = a[0] else { throw bad("b nonce") }
+            self = .challenge(nonce: nonce)
+        case "/drum/auth":
+            guard a.count == 1, case .blob(let hmac) = a[0] else { throw bad("b hmac") }
+            self = .auth(hmac: hmac)
         default:
             self = .unknown(address: message.address)
         }
@@ -131,6 +141,10 @@ public enum DrumMessage: Equatable, Sendable {
             return OSCMessage("/drum/pong", [.int64(time), .int64(brain)])
         case .error(let text):
             return OSCMessage("/drum/error", [.string(text)])
+        case .challenge(let nonce):
+            return OSCMessage("/drum/challenge", [.blob(nonce)])
+        case .auth(let hmac):
+            return OSCMessage("/drum/auth", [.blob(hmac)])
         case .unknown(let address):
             return OSCMessage(address)
         }

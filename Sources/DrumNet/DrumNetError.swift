@@ -30,6 +30,8 @@ public enum DrumNetError: Error, Equatable, Sendable, CustomStringConvertible {
     case badArguments(address: String, expected: String, found: String)
     /// An avahi-client call failed; carries Avahi's error code and its own message.
     case avahi(operation: String, code: Int32)
+    /// A pairing key file cannot be used; names the file and the problem, never the key.
+    case keyFile(path: String, problem: String)
 
     public var description: String {
         switch self {
@@ -61,6 +63,9 @@ public enum DrumNetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(address): expected arguments \(expected), found \(found)"
         case .avahi(let operation, let code):
             return "\(operation): \(Self.avahiMessage(code)) (avahi error \(code))"
+        case .keyFile(let path, let problem):
+            return "key file \(path): \(problem); \(PairingKey.howToMake) (at least "
+                + "\(PairingKey.minimumBytes) bytes) and give the same file to the brain and every pad"
         }
     }
 

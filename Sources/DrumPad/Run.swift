@@ -20,6 +20,10 @@ struct Run: ParsableCommand {
             says so, keeps its brain link and resumes when the sensor returns; when the brain \
             goes away it reconnects. Ctrl-C or SIGTERM stops it.
 
+            A brain started with --key-file challenges each pad: give the pad the same file \
+            (--key-file) and it answers with HMAC-SHA256 of the key; the key itself never \
+            crosses the network.
+
             Examples:
               drumpad run --drum snare
               drumpad run --drum kick --device /dev/input/event7 --axis y --brain 192.168.1.20:7770
@@ -44,6 +48,9 @@ struct Run: ParsableCommand {
 
     @Option(help: "Pick the brain with this name among those discovered.")
     var brainName: String?
+
+    @Option(help: "The brain's pairing key file (the same file as drumbrain --key-file), for brains that ask for one.")
+    var keyFile: String?
 
     @Option(help: "This pad's name, shown by the brain (default: HOST-DRUM).")
     var name: String?
@@ -121,20 +128,49 @@ struct Run: ParsableCommand {
                 printError("drumpad: cannot use Avahi (\(error)); give --brain HOST:PORT")
             }
         }
+        var key: PairingKey?
+        if let keyFile {
+            do {
+                let loaded = try PairingKey.load(path: keyFile)
+                if let warning = loaded.warning { printError("drumpad: warning: \(warning)") }
+                key = loaded.key
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
         let welcomed = DispatchSemaphore(value: 0)
         let failures = RepeatFilter(quietSeconds: 30)
-        let link = PadLink(configuration: .init(padName: padName, drum: drum, target: target),
+        // While the brain refuses this pad, its retries would print a connect and a loss each.
+        let refusals = RepeatFilter(quietSeconds: 30)
+        let refused = Atomic<Bool>(false)
+        let link = PadLink(configuration: .init(padName: padName, drum: drum, target: target, key: key),
                            finder: finder) { event in
             switch event {
             case .connected(let address):
                 failures.reset()
-                printError("drumpad: connected to \(address)")
+                if !refused.load(ordering: .relaxed) || refusals.shouldSay("connected to \(address)") {
+                    printError("drumpad: connected to \(address)")
+                }
+            case .pairing(.brainNeedsKey):
+                refused.store(true, ordering: .relaxed)
+                if refusals.shouldSay("needs key") {
+                    printError("drumpad: the brain needs a key: give --key-file with the brain's key file; "
+                               + "retrying (and on, quietly)")
+                }
+            case .pairing(.brainAsksNoKey):
+                printError("drumpad: the brain asks no key; anyone on the network can play it (--key-file unused)")
             case .welcomed(let brain, let kit):
+                refused.store(false, ordering: .relaxed)
+                refusals.reset()
                 printError("drumpad: brain \"\(brain)\" (kit \(kit)) welcomed \"\(padName)\" playing \(drum)")
                 welcomed.signal()
             case .droppedWhileDisconnected(let count):
+                guard !refused.load(ordering: .relaxed) else { break }  // refused: hits drop anyway
                 printError("drumpad: dropped \(count) hit\(count == 1 ? "" : "s") while disconnected")
-            case .lost(let reason): printError("drumpad: lost the brain (\(reason)); reconnecting")
+            case .lost(let reason):
+                if !refused.load(ordering: .relaxed) || refusals.shouldSay("lost \(reason)") {
+                    printError("drumpad: lost the brain (\(reason)); reconnecting")
+                }
             case .connectFailed(let reason, let retry):
                 // A pad left on without its brain would say this every second: once per reason
                 // and then every 30 s is enough.
@@ -142,7 +178,13 @@ struct Run: ParsableCommand {
                     printError("drumpad: cannot reach the brain: \(reason); retrying in \(retry / 1000) ms"
                                + " (and on, quietly)")
                 }
-            case .brainError(let text): printError("drumpad: the brain says: \(text)")
+            case .brainError(let text):
+                if text == BrainConnection.wrongKeyMessage || text == BrainConnection.needsKeyMessage {
+                    refused.store(true, ordering: .relaxed)
+                    if refusals.shouldSay(text) { printError("drumpad: the brain says: \(text) (retrying quietly)") }
+                } else {
+                    printError("drumpad: the brain says: \(text)")
+                }
             }
         }
         link.start()
@@ -229,29 +271,31 @@ struct Run: ParsableCommand {
     }
 }
 
-/// Lets a repeated message through once, and again when it changes or `quietSeconds` passed.
+/// Lets each message through once, and again after `quietSeconds`; messages that alternate
+/// (a connect, a refusal, a loss, each retry) are each quieted on their own.
 final class RepeatFilter: Sendable {
     private let quietMicros: Int64
-    // Guards the last message said and when.
-    private let last = Mutex<(text: String, micros: Int64)?>(nil)
+    // Guards when each message was last said.
+    private let said = Mutex<[String: Int64]>([:])
 
     init(quietSeconds: Double) {
         quietMicros = Int64(quietSeconds * 1e6)
     }
 
-    /// Whether to say `text` now (and if so, remembers it).
+    /// Whether to say `text` now (and if so, remembers when).
     func shouldSay(_ text: String) -> Bool {
         let now = MonotonicClock.nowMicros()
-        return last.withLock { last in
-            if let previous = last, previous.text == text, now - previous.micros < quietMicros { return false }
-            last = (text, now)
+        return said.withLock { said in
+            if let previous = said[text], now - previous < quietMicros { return false }
+            if said.count > 64 { said.removeAll() }  // reasons carry addresses: keep it bounded
+            said[text] = now
             return true
         }
     }
 
-    /// Forgets the last message (after a success, the next failure is news).
+    /// Forgets what was said (after a success, the next failure is news).
     func reset() {
-        last.withLock { $0 = nil }
+        said.withLock { $0.removeAll() }
     }
 }
 

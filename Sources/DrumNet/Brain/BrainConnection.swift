@@ -11,6 +11,16 @@
 ///     │ closed │
 ///     └────────┘
 ///
+/// With a pairing key, a connection starts unpaired (README "Pairing"):
+///
+///     ┌──────────────┐ hello ┌────────────┐ auth, right ┌────────┐
+///     │ awaiting     ├──────►│ challenged ├────────────►│ paired │ (as open above)
+///     │ hello        │ chal- └─────┬──────┘   welcome   └────────┘
+///     └──────┬───────┘ lenge       │ auth, wrong: error "wrong key"
+///            │ anything but hello, auth, ping: error "this brain needs a key…"
+///            ▼                     ▼
+///          closed               closed
+///
 /// Thread safety: a value type, used on the connection's event loop only.
 public struct BrainConnection: Sendable {
     /// What the server does for the connection.
@@ -58,6 +68,24 @@ public struct BrainConnection: Sendable {
     public private(set) var statistics: PadStatistics
     /// Whether the connection has been closed by an action.
     public private(set) var isClosed = false
+    /// Whether hits are accepted yet: at once without a key, after a right answer with one.
+    public var isPaired: Bool { pairing == .paired }
+
+    /// Refusal sent to a client that plays a keyed brain without answering its challenge.
+    public static let needsKeyMessage = "this brain needs a key: give drumpad --key-file"
+    /// Refusal sent to a pad whose answer does not match the brain's key.
+    public static let wrongKeyMessage = "wrong key: give drumpad the brain's --key-file"
+
+    /// Where pairing stands (see the diagram above).
+    private enum Pairing: Equatable {
+        case awaitingHello
+        case challenged(padName: String)
+        case paired
+    }
+
+    private let key: PairingKey?
+    private let nonce: [UInt8]
+    private var pairing: Pairing
 
     private var framer: PacketFramer
     private var lastSequence: Int32?
@@ -66,9 +94,14 @@ public struct BrainConnection: Sendable {
     private var hitTokens: Double
     private var hitTokensMicros: Int64
 
-    /// Starts a connection accepted at `nowMicros` from `address`.
+    /// Starts a connection accepted at `nowMicros` from `address`. With `key`, the pad must answer
+    /// a challenge with `nonce` (fresh and random per connection) before anything but a ping.
     public init(connectionID: Int, address: String, brainName: String, kitName: String,
-                limits: Limits = Limits(), nowMicros: Int64) {
+                limits: Limits = Limits(), key: PairingKey? = nil, nonce: [UInt8] = [], nowMicros: Int64) {
+        precondition(key == nil || !nonce.isEmpty, "a keyed connection needs a nonce")
+        self.key = key
+        self.nonce = nonce
+        self.pairing = key == nil ? .paired : .awaitingHello
         self.brainName = brainName
         self.kitName = kitName
         self.limits = limits
@@ -85,7 +118,7 @@ public struct BrainConnection: Sendable {
         framer.append(bytes)
         var actions: [Action] = []
         do {
-            while let packet = try framer.nextPacket() {
+            while !isClosed, let packet = try framer.nextPacket() {
                 let message = try DrumMessage(OSCDecoding.message(packet))
                 // Only whole messages count as activity: a client trickling a packet's bytes
                 // (slow loris) is closed by the idle limit like a silent one.
@@ -109,6 +142,30 @@ public struct BrainConnection: Sendable {
     }
 
     private mutating func handle(_ message: DrumMessage, nowMicros: Int64, into actions: inout [Action]) {
+        if pairing != .paired {
+            switch (message, pairing) {
+            case (.hello(_, let padName, let drum), .awaitingHello):
+                statistics.padName = padName
+                statistics.drum = drum
+                pairing = .challenged(padName: padName)
+                actions.append(.send(.challenge(nonce: nonce)))
+                return
+            case (.auth(let answer), .challenged(let padName)):
+                guard let key, key.accepts(answer, nonce: nonce, padName: padName) else {
+                    refuse(Self.wrongKeyMessage, into: &actions)
+                    return
+                }
+                pairing = .paired
+                actions.append(.send(.welcome(version: DrumMessage.protocolVersion,
+                                              brainName: brainName, kitName: kitName)))
+                return
+            case (.ping, _):
+                break  // keeps the connection alive while pairing
+            default:
+                refuse(Self.needsKeyMessage, into: &actions)
+                return
+            }
+        }
         switch message {
         case .hit(let hit):
             statistics.hits += 1
@@ -140,11 +197,18 @@ public struct BrainConnection: Sendable {
                 statistics.roundTripMicros = roundTrip
             }
             actions.append(.send(.pong(timeMicros: time, brainTimeMicros: nowMicros)))
-        case .pong, .welcome, .error:
-            break  // not expected from a pad; harmless
+        case .pong, .welcome, .error, .challenge, .auth:
+            break  // not expected from a pad (or once paired); harmless
         case .unknown:
             statistics.unknownMessages += 1
         }
+    }
+
+    /// Counts the refusal as an error, says why, and closes; nothing after it is read.
+    private mutating func refuse(_ text: String, into actions: inout [Action]) {
+        statistics.errors += 1
+        isClosed = true
+        actions.append(.sendErrorAndClose(text))
     }
 
     /// Refills the hit bucket for the time since it was last filled and takes one hit from it;

@@ -35,10 +35,14 @@ public final class BrainServer: Sendable {
         public var limits: BrainConnection.Limits
         /// Connections beyond this many are told so and closed.
         public var maxConnections: Int
+        /// With a key, every connection must answer a challenge before it plays (README "Pairing").
+        public var key: PairingKey?
 
         /// Creates a configuration.
         public init(host: String = "0.0.0.0", port: Int = BrainServer.defaultPort, brainName: String,
-                    kitName: String, limits: BrainConnection.Limits = .init(), maxConnections: Int = 300) {
+                    kitName: String, limits: BrainConnection.Limits = .init(), maxConnections: Int = 300,
+                    key: PairingKey? = nil) {
+            self.key = key
             self.host = host
             self.port = port
             self.brainName = brainName
@@ -70,6 +74,7 @@ public final class BrainServer: Sendable {
         let limits = configuration.limits
         let names = (configuration.brainName, configuration.kitName)
         let maxConnections = configuration.maxConnections
+        let key = configuration.key
         do {
             channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -80,7 +85,7 @@ public final class BrainServer: Sendable {
                     channel.eventLoop.makeCompletedFuture {
                         let handler = BrainConnectionHandler(
                             table: table, limits: limits, brainName: names.0, kitName: names.1,
-                            maxConnections: maxConnections, onHit: onHit)
+                            maxConnections: maxConnections, key: key, onHit: onHit)
                         try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }
@@ -145,13 +150,16 @@ final class BrainConnectionHandler: ChannelInboundHandler {
     let brainName: String
     let kitName: String
     let maxConnections: Int
+    let key: PairingKey?
     let onHit: @Sendable (ReceivedHit) -> Void
     var connection: BrainConnection
     private var context: ChannelHandlerContext?
     private var idleCheck: RepeatedTask?
 
     init(table: NIOLoopBoundBox<ConnectionTable>, limits: BrainConnection.Limits, brainName: String,
-         kitName: String, maxConnections: Int, onHit: @escaping @Sendable (ReceivedHit) -> Void) {
+         kitName: String, maxConnections: Int, key: PairingKey?,
+         onHit: @escaping @Sendable (ReceivedHit) -> Void) {
+        self.key = key
         self.table = table
         self.limits = limits
         self.brainName = brainName
@@ -168,7 +176,8 @@ final class BrainConnectionHandler: ChannelInboundHandler {
         table.value.nextID += 1
         let address = context.remoteAddress.map(Self.describe) ?? "unknown"
         connection = BrainConnection(connectionID: id, address: address, brainName: brainName,
-                                     kitName: kitName, limits: limits,
+                                     kitName: kitName, limits: limits, key: key,
+                                     nonce: key == nil ? [] : PairingKey.makeNonce(),
                                      nowMicros: MonotonicClock.nowMicros())
         guard table.value.handlers.count < maxConnections else {
             send(.error("the brain has \(maxConnections) connections, its limit; try later"))

@@ -57,6 +57,8 @@ public final class PadLink: Sendable {
         case connectFailed(reason: String, retryInMicros: Int64)
         /// The brain sent `/drum/error`.
         case brainError(String)
+        /// Something about pairing the user should know (once per cause).
+        case pairing(PadLinkStateMachine.Notice)
     }
 
     /// The link's settings.
@@ -69,9 +71,13 @@ public final class PadLink: Sendable {
         public var target: Target
         /// Time between pings.
         public var pingIntervalMicros: Int64
+        /// The pairing key, for brains that ask for one (README "Pairing").
+        public var key: PairingKey?
 
         /// Creates settings.
-        public init(padName: String, drum: String, target: Target, pingIntervalMicros: Int64 = 1_000_000) {
+        public init(padName: String, drum: String, target: Target, pingIntervalMicros: Int64 = 1_000_000,
+                    key: PairingKey? = nil) {
+            self.key = key
             self.padName = padName
             self.drum = drum
             self.target = target
@@ -160,7 +166,7 @@ final class PadLinkCore {
     let configuration: PadLink.Configuration
     let finder: (any BrainFinder)?
     let onEvent: @Sendable (PadLink.Event) -> Void
-    var machine = PadLinkStateMachine()
+    var machine: PadLinkStateMachine
     var clock = ClockSync()
     var channel: Channel?
     var pingTask: RepeatedTask?
@@ -174,6 +180,7 @@ final class PadLinkCore {
         self.configuration = configuration
         self.finder = finder
         self.onEvent = onEvent
+        machine = PadLinkStateMachine(key: configuration.key, padName: configuration.padName)
     }
 
     var statistics: PadLink.Statistics {
@@ -213,7 +220,12 @@ final class PadLinkCore {
                 loop.scheduleTask(in: .microseconds(wait)) { box.value.perform(box.value.machine.retryDue()) }
             case .close:
                 channel?.close(promise: nil)
-                channel = nil
+                // Still connected (refused): `lost` follows and schedules the retry.
+                if machine.state != .connected { channel = nil }
+            case .send(let message):
+                write(message)
+            case .report(let notice):
+                onEvent(.pairing(notice))
             }
         }
     }
@@ -307,10 +319,15 @@ final class PadLinkCore {
         case .pong(let sent, let brain):
             clock.add(sentMicros: sent, peerMicros: brain, receivedMicros: MonotonicClock.nowMicros())
         case .welcome(_, let brainName, let kitName):
+            let actions = machine.welcomeReceived()
             onEvent(.welcomed(brainName: brainName, kitName: kitName))
+            perform(actions)
         case .error(let text):
+            machine.errorReceived()
             onEvent(.brainError(text))
-        case .hit, .hello, .ping, .unknown:
+        case .challenge(let nonce):
+            perform(machine.challengeReceived(nonce: nonce))
+        case .hit, .hello, .ping, .unknown, .auth:
             break  // not for pads
         }
     }
