@@ -105,5 +105,9 @@ struct UnderrunTests {
         #expect(eventually(within: 5) { engine.status.mixer.hits == 1 })
         #expect(engine.status.outputError == nil)
         print("forced underrun: \(engine.status.xruns) counted, playing on")
+        if engine.status.outputError == nil && engine.status.mixer.hits == 1 {
+            FaultTable.record("render thread stalled (test build)", load: "0.4 s stall on ALSA's pulse device, 85 ms buffer",
+                              result: "survived; \(engine.status.xruns) underrun counted, recovered, the next hit played")
+        }
     }
 }

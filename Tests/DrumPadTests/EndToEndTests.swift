@@ -187,5 +187,10 @@ struct EndToEndFaultTests {
         let unheard = played.filter { aligned.remainder(Int($0.frame)..<Int($0.frame) + 2_400) >= 0.01 }
         #expect(played.count >= 3 && unheard.isEmpty,
                 "\(unheard.count) of the new brain's \(played.count) hits not heard as played: \(unheard.prefix(5))")
+        if played.count >= 3 && unheard.isEmpty {
+            FaultTable.record("kill -9 of a pad, then of the brain, mid-groove",
+                              load: "3 pads found through Avahi, brain restarted",
+                              result: "survived; every pad reconnected, the new brain's \(played.count) hits all heard")
+        }
     }
 }
