@@ -257,3 +257,18 @@ def test_score_prints_a_table(tmp_path):
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert len(cells[1].split(" / ")) == 3
     assert cells[2].endswith("false hits") or cells[2].endswith("false hit")
+
+
+def test_spearman_ranks_ties_and_correlates():
+    import importlib.machinery, importlib.util
+    loader = importlib.machinery.SourceFileLoader("score", os.path.join(os.path.dirname(__file__), "score"))
+    spec = importlib.util.spec_from_loader("score", loader)
+    score = importlib.util.module_from_spec(spec)
+    loader.exec_module(score)
+    assert list(score.ranks([10, 20, 20, 5])) == [2, 3.5, 3.5, 1]
+    assert score.spearman([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
+    assert score.spearman([1, 2, 3, 4], [40, 30, 20, 10]) == -1.0
+    assert score.spearman([1, 2], [1, 2]) is None
+    # Matching: the nearest hit within 10 ms per label; the far one is not matched.
+    hits = "index,t,strength,velocity\n1,1.002,0,0.2\n2,2.001,0,0.5\n3,3.000,0,0.9\n4,5.0,0,0.1\n"
+    assert score.velocity_correlation(hits, [(1.0, 1.0), (2.0, 2.0), (3.0, 3.0), (4.0, 4.0)], 250) == 1.0
