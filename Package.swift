@@ -46,14 +46,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The wait-free single-producer, single-consumer ring every thread hand-off uses.
+        .target(name: "SPSCRing"),
         // Accelerometer sources of a pad: evdev nodes through libevdev, IIO devices, evemu
         // recordings; device discovery.
         .target(name: "PadSensors", dependencies: ["CEvdev"]),
         // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
         // brain and a pad's --local playback.
-        .target(name: "DrumAudio", dependencies: ["CSndFile", "CSampleRate", "CALSA"]),
+        .target(name: "DrumAudio", dependencies: ["SPSCRing", "CSndFile", "CSampleRate", "CALSA"]),
         // The brain's terminal visual: the pure model (layout, bursts, status) and its renderer.
-        .target(name: "DrumVisual"),
+        .target(name: "DrumVisual", dependencies: ["SPSCRing"]),
         .executableTarget(
             name: "DrumBrain",
             dependencies: [

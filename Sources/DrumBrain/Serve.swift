@@ -96,7 +96,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let brainName = name ?? HostName.current
         let key = try loadKey()
-        let loadedKit = try KitLoader.load(try kit ?? BundledKit.path(), sampleRate: Double(rate))
+        let kitPath = try kit ?? BundledKit.path()
+        let loadedKit = try KitLoader.load(kitPath, sampleRate: Double(rate))
         // (reloaded on SIGHUP, below)
         let engine = try AudioEngine(kit: loadedKit, configuration: .init(
             output: AudioEngine.Output(output)!, sampleRate: rate, periodFrames: period, periods: periods,
@@ -211,29 +212,31 @@ struct Serve: AsyncParsableCommand {
         // SIGHUP reloads the kit from the same place and swaps it in while playing, except in a
         // terminal: there it is the terminal hanging up (closed), and the brain stops.
         let hangupStops = isatty(1) != 0
-        let kitPath = try kit ?? BundledKit.path()
-        signal(SIGHUP, SIG_IGN)
-        let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        reload.setEventHandler {
-            do {
-                let fresh = try KitLoader.load(kitPath, sampleRate: Double(rate))
-                let generation = engine.mixer.swap(to: fresh)
-                drums.replace(kit: fresh, generation: generation)
-                visual?.setKit(fresh)
-                printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
-                           + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
-            } catch {
-                printError("drumbrain: kit not reloaded, still playing the previous one: \(error)")
+        var reload: DispatchSourceSignal?
+        if !hangupStops {
+            signal(SIGHUP, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+            source.setEventHandler {
+                do {
+                    let fresh = try KitLoader.load(kitPath, sampleRate: Double(rate))
+                    let generation = engine.mixer.swap(to: fresh)
+                    drums.replace(kit: fresh, generation: generation)
+                    visual?.setKit(fresh)
+                    printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
+                               + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
+                } catch {
+                    printError("drumbrain: kit not reloaded, still playing the previous one: \(error)")
+                }
             }
+            source.resume()
+            reload = source
         }
-        if !hangupStops { reload.resume() }
         let visualStatus = visual?.follow(server: server, engine: engine, brainName: brainName,
                                     listening: "\(bind):\(server.port)", kitName: loadedKit.name)
         await StopSignal.wait(hangup: hangupStops)
         visualStatus?.cancel()
         visual?.stop()
-        if hangupStops { reload.resume() }  // a suspended source must not be cancelled (Dispatch)
-        reload.cancel()
+        reload?.cancel()
         printError("drumbrain: stopping")
         publisher?.stop()
         let totals = await server.stop()

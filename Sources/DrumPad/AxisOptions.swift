@@ -32,3 +32,26 @@ extension Axis {
         }
     }
 }
+
+/// Which sensor to read and at what rate: shared by `run`, `record` and `calibrate`.
+struct DeviceOptions: ParsableArguments {
+    @Option(help: "The sensor: auto (the first accelerometer that opens; the default), /dev/input/eventN, or an IIO device (iio:deviceN).")
+    var device: String?
+
+    @Option(help: "Samples per second to ask an IIO sensor for (written to its sampling_frequency).")
+    var rate: Double?
+
+    func validate() throws {
+        if let rate, !(rate > 0) { throw ValidationError("--rate must be > 0 Hz, such as 1600") }
+    }
+
+    /// Opens the sensor (`auto` when no --device), scaling raw values by `unitsPerG` when given;
+    /// `say` hears about unplugs and returns.
+    func open(unitsPerG: Double?, say: @escaping (String) -> Void) throws -> LiveSensor {
+        var options = SensorSource.Options()
+        options.device = device ?? "auto"
+        options.unitsPerG = unitsPerG
+        options.rateHz = rate
+        return try LiveSensor(options: options, say: say)
+    }
+}

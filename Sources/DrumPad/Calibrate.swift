@@ -27,8 +27,7 @@ struct Calibrate: ParsableCommand {
     @Argument(help: "A sensor log CSV or evemu recording to calibrate from (default: the device).")
     var log: String?
 
-    @Option(help: "The sensor: auto, /dev/input/eventN or an IIO device (when no log is given).")
-    var device = "auto"
+    @OptionGroup var deviceOptions: DeviceOptions
 
     @Option(help: "Seconds to read the device for.")
     var seconds: Double = 15
@@ -101,11 +100,8 @@ struct Calibrate: ParsableCommand {
             return (batch, log)
         }
         StopRequest.install()
-        var options = SensorSource.Options()
-        options.device = device
-        options.unitsPerG = axisOptions.unitsPerG
-        let sensor = try LiveSensor(options: options) { printError("drumpad calibrate: \($0)") }
-        let name = sensor.source.map { "\($0.path) \"\($0.name)\"" } ?? device
+        let sensor = try deviceOptions.open(unitsPerG: axisOptions.unitsPerG) { printError("drumpad calibrate: \($0)") }
+        let name = sensor.source.map { "\($0.path) \"\($0.name)\"" } ?? deviceOptions.device ?? "auto"
         printError("drumpad calibrate: reading \(name) for \(Self.text(seconds)) s: keep the pad still for "
                    + "3 s, then strike it 5 to 10 times, soft and hard")
         var batch = SensorBatch()
@@ -160,11 +156,10 @@ struct Calibration {
         rateHz = count > 1 && span > 0 ? Double(count - 1) / span : 0
         // The adaptive detector's own high-pass, so the numbers are in its units.
         var h = [Double](repeating: 0, count: count)
-        var lowPass = batch.z.first ?? 0
+        var highPass = HighPass(timeConstantMs: AdaptiveDetector.Configuration().highPassMs)
+        highPass.prime(batch.z.first ?? 0)
         for i in 1..<max(count, 1) {
-            let dt = max(batch.time[i] - batch.time[i - 1], 1e-6)
-            h[i] = abs(batch.z[i] - lowPass)
-            lowPass += (1 - Glibc.exp(-dt * 1000 / AdaptiveDetector.Configuration().highPassMs)) * (batch.z[i] - lowPass)
+            h[i] = abs(highPass.filter(batch.z[i], dt: max(batch.time[i] - batch.time[i - 1], 1e-6)))
         }
         var detector = AdaptiveDetector()
         let hits = detector.detect(z: batch.z, time: batch.time, gapsBefore: batch.gapsBefore)

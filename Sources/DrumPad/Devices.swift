@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import PadSensors
 
 /// `drumpad devices`: the accelerometers this board has, and why any cannot be read.
@@ -27,45 +24,30 @@ struct Devices: ParsableCommand {
     func run() throws {
         let scan = AccelerometerScan(roots: .fromEnvironment(), unitsPerG: unitsPerG)
         let found = scan.all()
-        var out = StandardOutputLines()
+        var out = OutputBuffer(descriptor: 1, name: "the device list to standard output")
         if found.isEmpty {
-            out.write("no accelerometer found (looked in \(scan.roots.inputDevices) and \(scan.roots.iioSysfs))")
-            out.write("  a controller's motion sensor shows up when the controller is connected (USB or Bluetooth);")
-            out.write("  an I²C sensor needs its driver loaded (and a device-tree overlay on most boards)")
+            out.append("no accelerometer found (looked in \(scan.roots.inputDevices) and \(scan.roots.iioSysfs))\n")
+            out.append("  a controller's motion sensor shows up when the controller is connected (USB or Bluetooth);\n")
+            out.append("  an I²C sensor needs its driver loaded (and a device-tree overlay on most boards)\n")
+            try out.flush()
             return
         }
         for device in found {
-            out.write("\(device.path)  \(device.kind.rawValue)  \"\(device.name)\"")
+            out.append("\(device.path)  \(device.kind.rawValue)  \"\(device.name)\"\n")
             var facts = ["axes \(device.axes)"]
             if let range = device.rangeG { facts.append("range ±\(Self.number(range)) g") }
             facts.append(device.resolution)
             if let rate = device.rateHz { facts.append("\(Self.number(rate)) Hz") }
             if let stamps = device.timestamps {
-                facts.append(stamps ? (device.kind == .evdev ? "MSC_TIMESTAMP: yes" : "timestamp channel: yes")
-                             : (device.kind == .evdev ? "MSC_TIMESTAMP: no" : "timestamp channel: no"))
+                facts.append("\(device.kind == .evdev ? "MSC_TIMESTAMP" : "timestamp channel"): \(stamps ? "yes" : "no")")
             }
-            out.write("  " + facts.joined(separator: ", "))
-            if let problem = device.problem { out.write("  problem: \(problem)") }
+            out.append("  " + facts.joined(separator: ", ") + "\n")
+            if let problem = device.problem { out.append("  problem: \(problem)\n") }
         }
+        try out.flush()
     }
 
     static func number(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
-}
-
-/// Lines to standard output, written at once (no buffering left behind on exit).
-struct StandardOutputLines {
-    mutating func write(_ line: String) {
-        var text = line + "\n"
-        text.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Glibc.write(1, bytes.baseAddress! + done, bytes.count - done)
-                if n <= 0 { return }
-                done += n
-            }
-        }
+        plainNumber((value * 100).rounded() / 100)
     }
 }

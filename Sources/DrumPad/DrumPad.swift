@@ -25,22 +25,15 @@ struct DrumPad: ParsableCommand {
     /// file) put before the options of `run` and `replay`.
     static func main() {
         do {
-            let (arguments, file) = try SettingsFile.apply(to: Array(CommandLine.arguments.dropFirst()))
+            let (arguments, file, settings) = try SettingsFile.apply(to: Array(CommandLine.arguments.dropFirst()))
             if let file {
-                printError("drumpad: settings from \(file): \(settingsSummary(file: file)) "
+                printError("drumpad: settings from \(file): \(settings.joined(separator: " ")) "
                            + "(options given here win; --no-settings ignores the file)")
             }
             main(arguments)
         } catch {
             exit(withError: error)
         }
-    }
-
-    static func settingsSummary(file: String) -> String {
-        guard let text = try? FileChunks.readAll(path: file),
-              let pairs = try? SettingsFile.arguments(text: String(decoding: text, as: UTF8.self), path: file)
-        else { return "" }
-        return stride(from: 0, to: pairs.count - 1, by: 2).map { "\(pairs[$0]) \(pairs[$0 + 1])" }.joined(separator: " ")
     }
 }
 

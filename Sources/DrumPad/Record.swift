@@ -20,24 +20,19 @@ struct Record: ParsableCommand {
               drumpad replay snare.csv --sweep --labels strikes.csv
             """)
 
-    @Option(help: "The sensor: auto (the first accelerometer that opens), /dev/input/eventN, or an IIO device (iio:deviceN).")
-    var device = "auto"
-
     @Option(help: "The sensor log CSV to write.")
     var out: String
 
     @Option(help: "Stop after this many seconds (default: until Ctrl-C).")
     var seconds: Double?
 
-    @Option(help: "Samples per second to ask an IIO sensor for (written to its sampling_frequency).")
-    var rate: Double?
+    @OptionGroup var deviceOptions: DeviceOptions
 
     @Option(help: ArgumentHelp("Raw units per g, when the device does not say.", valueName: "N"))
     var unitsPerG: Double?
 
     func validate() throws {
         if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be > 0, such as 30") }
-        if let rate, !(rate > 0) { throw ValidationError("--rate must be > 0 Hz, such as 1600") }
         if let unitsPerG, !(unitsPerG > 0 && unitsPerG.isFinite) {
             throw ValidationError("--units-per-g must be a number > 0, such as 8192")
         }
@@ -45,11 +40,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         StopRequest.install()
-        var sourceOptions = SensorSource.Options()
-        sourceOptions.device = device
-        sourceOptions.unitsPerG = unitsPerG
-        sourceOptions.rateHz = rate
-        let sensor = try LiveSensor(options: sourceOptions) { printError("drumpad record: \($0)") }
+        let sensor = try deviceOptions.open(unitsPerG: unitsPerG) { printError("drumpad record: \($0)") }
         guard let source = sensor.source else { return }
         let file = try SensorLogFile(path: out, metadata: source.metadata, valueDecimals: source.valueDecimals)
         printError("drumpad record: \(source.path) \"\(source.name)\" → \(out)"
@@ -60,13 +51,11 @@ struct Record: ParsableCommand {
         var last: Int64 = 0
         var gaps = 0
         var gapPending = false
-        var failure: Error?
-        while !StopRequest.isSet, failure == nil {
+        while !StopRequest.isSet {
             let now = MonotonicMicros.now()
             if let end, now >= end { break }
             let wait = end.map { Int32(max(1, min(100, ($0 - now) / 1000))) } ?? 100
             try sensor.read(timeoutMillis: wait) { event in
-                guard failure == nil else { return }
                 switch event {
                 case .gap:
                     gapPending = true
@@ -79,18 +68,11 @@ struct Record: ParsableCommand {
                     }
                     gapPending = false
                     last = s.deviceMicros
-                    do {
-                        try file.append(time: Double(s.deviceMicros - first!) / 1e6, x: s.x, y: s.y, z: s.z)
-                    } catch {
-                        failure = error
-                    }
+                    file.append(time: Double(s.deviceMicros - first!) / 1e6, x: s.x, y: s.y, z: s.z)
                 }
             }
-            if failure == nil {
-                do { try file.flushIfDue() } catch { failure = error }
-            }
+            try file.flushIfDue()
         }
-        if let failure { throw failure }
         let span = Double(last - (first ?? last)) / 1e6
         let measuredRate = file.rows > 1 && span > 0 ? Double(file.rows - 1) / span : nil
         if let measuredRate { file.appendComment("rate_hz: \(Self.rounded(measuredRate)) (measured)") }

@@ -34,14 +34,8 @@ struct Run: ParsableCommand {
     @Option(help: "The drum this pad plays, as the brain's kit names it (kick, snare, hihat, ...).")
     var drum: String
 
-    @Option(help: "The sensor: auto (the first accelerometer that opens), /dev/input/eventN, or an IIO device (iio:deviceN).")
-    var device: String?
-
     @Option(help: "Replay this sensor log CSV or evemu recording in real time instead of a sensor.")
     var replay: String?
-
-    @Option(help: "Samples per second to ask an IIO sensor for.")
-    var rate: Double?
 
     @Option(help: "The brain's address, HOST:PORT (skips discovery).")
     var brain: String?
@@ -70,15 +64,16 @@ struct Run: ParsableCommand {
     @Option(help: "With --local: the kit (JSON or Hydrogen; default: the bundled kit).")
     var kit: String?
 
+    @OptionGroup var deviceOptions: DeviceOptions
+
     @OptionGroup var options: DetectorOptions
 
     @OptionGroup var axisOptions: AxisOptions
 
     func validate() throws {
-        if device != nil && replay != nil {
+        if deviceOptions.device != nil && replay != nil {
             throw ValidationError("give --device (a sensor) or --replay (a recording), not both")
         }
-        if let rate, !(rate > 0) { throw ValidationError("--rate must be > 0 Hz, such as 1600") }
         guard drum.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), !drum.isEmpty else {
             throw ValidationError("--drum must be a word such as snare or hat-closed")
         }
@@ -103,11 +98,7 @@ struct Run: ParsableCommand {
         // The sensor first: a board without one is told so at once, before any network.
         var sensor: LiveSensor?
         if replay == nil {
-            var sourceOptions = SensorSource.Options()
-            sourceOptions.device = device ?? "auto"
-            sourceOptions.unitsPerG = axisOptions.unitsPerG
-            sourceOptions.rateHz = rate
-            sensor = try LiveSensor(options: sourceOptions) { printError("drumpad: \($0)") }
+            sensor = try deviceOptions.open(unitsPerG: axisOptions.unitsPerG) { printError("drumpad: \($0)") }
         }
         let target: PadLink.Target = brain.flatMap(Self.parseAddress).map { .address(host: $0.host, port: $0.port) }
             ?? .discover(brainName: brainName)
@@ -249,7 +240,7 @@ struct Run: ParsableCommand {
                     }
                 }
             }
-            sourceText = "\(sensor.source?.path ?? device ?? "sensor"): \(samples) samples read"
+            sourceText = "\(sensor.source?.path ?? deviceOptions.device ?? "sensor"): \(samples) samples read"
         }
         let done = DispatchSemaphore(value: 0)
         let box = StatisticsBox()

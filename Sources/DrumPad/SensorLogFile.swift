@@ -33,11 +33,11 @@ final class SensorLogFile {
 
     deinit { close(fd) }
 
-    /// Appends one row; writes out and syncs when it is time.
-    func append(time: Double, x: Double, y: Double, z: Double) throws(DrumPadError) {
+    /// Appends one row (in memory; `flushIfDue`, which the read loop calls after each read,
+    /// writes it out).
+    func append(time: Double, x: Double, y: Double, z: Double) {
         writer.append(time: time, x: x, y: y, z: z)
         rows += 1
-        try flushIfDue()
     }
 
     /// Marks lost samples before the next row.

@@ -43,9 +43,9 @@ enum SettingsFile {
 
     /// `arguments` (the command line without the program name) with the settings of the file
     /// that applies put in front of the options of `run` and `replay`, and `--settings FILE`
-    /// taken out; the file used, if any.
-    static func apply(to arguments: [String]) throws -> (arguments: [String], file: String?) {
-        guard let command = arguments.first, command == "run" || command == "replay" else { return (arguments, nil) }
+    /// taken out; the file used, if any, and the settings it gave.
+    static func apply(to arguments: [String]) throws -> (arguments: [String], file: String?, settings: [String]) {
+        guard let command = arguments.first, command == "run" || command == "replay" else { return (arguments, nil, []) }
         var rest = Array(arguments.dropFirst())
         var path: String?
         var explicit = false
@@ -56,18 +56,18 @@ enum SettingsFile {
             rest.removeSubrange(at...(at + 1))
         } else if rest.contains("--no-settings") {
             rest.removeAll { $0 == "--no-settings" }
-            return ([command] + rest, nil)
+            return ([command] + rest, nil, [])
         } else {
             path = defaultPath
         }
-        guard let path else { return ([command] + rest, nil) }
+        guard let path else { return ([command] + rest, nil, []) }
         guard access(path, F_OK) == 0 else {
             if explicit { throw DrumPadError.cannotOpen(path: path, errno: ENOENT) }
-            return ([command] + rest, nil)
+            return ([command] + rest, nil, [])
         }
         let bytes = try FileChunks.readAll(path: path)
         let settings = try self.arguments(text: String(decoding: bytes, as: UTF8.self), path: path)
-        return ([command] + settings + rest, path)
+        return ([command] + settings + rest, path, settings)
     }
 }
 

@@ -59,7 +59,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     public let configuration: Configuration
     public private(set) var sampleCount = 0
     private var state = State.priming
-    private var lowPass = 0.0
+    private var highPass: HighPass
     private var noiseFloor = 0.0
     private var previousTime = 0.0
     private var lastPeak = 0.0
@@ -72,6 +72,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// A detector with `configuration`.
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        highPass = HighPass(timeConstantMs: configuration.highPassMs)
     }
 
     public mutating func markGap() {
@@ -86,7 +87,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let index = sampleCount
         sampleCount += 1
         if case .priming = state {
-            lowPass = z
+            highPass.prime(z)
             previousTime = time
             state = .idle
             return nil
@@ -94,9 +95,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let c = configuration
         let dt = max(time - previousTime, 1e-6)
         previousTime = time
-        let h = z - lowPass
-        lowPass += (1 - exp(-dt * 1000 / c.highPassMs)) * h
-        let a = abs(h)
+        let a = abs(highPass.filter(z, dt: dt))
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
         defer {
             recentA = (a, recentA.0, recentA.1)
@@ -158,5 +157,33 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         state = .masked(until: time + c.maskMs / 1000)
         return Hit(index: index, time: time, strength: peak,
                    velocity: c.velocity.velocity(amplitude: peak, thresholdAmplitude: threshold))
+    }
+}
+
+/// z minus a one-pole low-pass of itself: what is left of a signal once gravity, tilt and slow
+/// handling are taken out. The adaptive detector's first stage, shared with calibration so both
+/// measure in the same units. Time-aware: `dt` may vary from sample to sample.
+///
+/// Thread safety: a value type. Real-time safety: arithmetic only.
+public struct HighPass: Sendable {
+    /// The low-pass' time constant in ms.
+    public let timeConstantMs: Double
+    private var lowPass = 0.0
+
+    /// A filter with the low-pass time constant `timeConstantMs`.
+    public init(timeConstantMs: Double) {
+        self.timeConstantMs = timeConstantMs
+    }
+
+    /// Starts from `z` (after a gap, or at the first sample): nothing has changed yet.
+    public mutating func prime(_ z: Double) {
+        lowPass = z
+    }
+
+    /// The high-passed value of `z`, taken `dt` seconds after the previous sample.
+    public mutating func filter(_ z: Double, dt: Double) -> Double {
+        let h = z - lowPass
+        lowPass += (1 - exp(-dt * 1000 / timeConstantMs)) * h
+        return h
     }
 }

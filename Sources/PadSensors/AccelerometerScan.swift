@@ -125,7 +125,7 @@ public struct AccelerometerScan: Sendable {
     private func unitsPerGText(_ scale: Double?) -> String {
         guard let scale, scale > 0 else { return "scale unknown" }
         let units = IIODevice.standardGravity / scale
-        return "\(units == units.rounded() ? String(Int(units)) : String((units * 10).rounded() / 10)) units/g (in_accel_scale)"
+        return "\(plainNumber((units * 10).rounded() / 10)) units/g (in_accel_scale)"
     }
 
     static func axesText(_ has: [Bool]) -> String {

@@ -2,11 +2,6 @@ import CEvdev
 
 /// What an evdev node says about itself, from libevdev when it can be opened, else from sysfs.
 public struct EvdevInfo: Sendable {
-    /// One axis' range, fuzz and resolution (`struct input_absinfo`).
-    public struct Axis: Sendable, Equatable {
-        public var value: Int32, minimum: Int32, maximum: Int32, fuzz: Int32, resolution: Int32
-    }
-
     /// The node, such as `/dev/input/event5`.
     public var path: String
     /// The device name.
@@ -14,7 +9,7 @@ public struct EvdevInfo: Sendable {
     /// Whether `INPUT_PROP_ACCELEROMETER` is set.
     public var accelerometerProperty: Bool
     /// ABS_X, ABS_Y, ABS_Z, where present (nil when read from sysfs, which gives no ranges).
-    public var axes: [Axis?]
+    public var axes: [AbsInfo?]
     /// Which of ABS_X/Y/Z the device has.
     public var hasAxis: [Bool]
     /// Whether the device sends `MSC_TIMESTAMP`.
@@ -35,13 +30,7 @@ public struct EvdevInfo: Sendable {
 
     /// The units per g of x, y, z, or nil when unknown.
     public func unitsPerG(override: Double?) -> (x: Double, y: Double, z: Double)? {
-        var scales: [Double] = []
-        for axis in axes {
-            guard let (scale, _) = UnitsPerG.resolve(override: override, resolution: axis?.resolution ?? 0,
-                                                     name: name) else { return nil }
-            scales.append(scale)
-        }
-        return (scales[0], scales[1], scales[2])
+        UnitsPerG.resolve(resolutions: axes.map { $0?.resolution ?? 0 }, override: override, name: name)
     }
 
     /// Where the z scale comes from, in words, for `drumpad devices`.
@@ -51,7 +40,7 @@ public struct EvdevInfo: Sendable {
             return axes[2] == nil ? "resolution unknown until the node can be opened"
                 : "no resolution: give --units-per-g"
         }
-        let number = scale == scale.rounded() ? String(Int(scale)) : String(scale)
+        let number = plainNumber(scale)
         switch source {
         case .option: return "\(number) units/g (--units-per-g)"
         case .resolution: return "\(number) units/g (kernel)"
@@ -70,14 +59,14 @@ public struct EvdevInfo: Sendable {
         self.path = path
         name = libevdev_get_name(device).map { String(cString: $0) } ?? ""
         accelerometerProperty = libevdev_has_property(device, UInt32(INPUT_PROP_ACCELEROMETER)) == 1
-        var axes: [Axis?] = []
+        var axes: [AbsInfo?] = []
         var has: [Bool] = []
         for code in [ABS_X, ABS_Y, ABS_Z] {
             let present = libevdev_has_event_code(device, UInt32(EV_ABS), UInt32(code)) == 1
             has.append(present)
             if present, let info = libevdev_get_abs_info(device, UInt32(code)) {
-                axes.append(Axis(value: info.pointee.value, minimum: info.pointee.minimum, maximum: info.pointee.maximum,
-                                 fuzz: info.pointee.fuzz, resolution: info.pointee.resolution))
+                axes.append(AbsInfo(value: info.pointee.value, minimum: info.pointee.minimum, maximum: info.pointee.maximum,
+                                    fuzz: info.pointee.fuzz, flat: info.pointee.flat, resolution: info.pointee.resolution))
             } else {
                 axes.append(nil)
             }

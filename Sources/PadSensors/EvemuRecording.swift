@@ -17,17 +17,7 @@
 /// line kinds (`I`, `B`, `L`, `S`) are read past.
 public struct EvemuRecording: Sendable {
     /// One `A:` line.
-    public struct AbsAxis: Sendable, Equatable {
-        public var minimum: Int32, maximum: Int32, fuzz: Int32, flat: Int32, resolution: Int32
-
-        public init(minimum: Int32, maximum: Int32, fuzz: Int32, flat: Int32, resolution: Int32) {
-            self.minimum = minimum
-            self.maximum = maximum
-            self.fuzz = fuzz
-            self.flat = flat
-            self.resolution = resolution
-        }
-    }
+    public typealias AbsAxis = AbsInfo
 
     /// The device name (`N:`).
     public var name = ""
@@ -103,13 +93,9 @@ public struct EvemuRecording: Sendable {
 
     /// The units per g of each axis for this recording, or nil when it says nothing about them.
     public func unitsPerG(override: Double?) -> (x: Double, y: Double, z: Double)? {
-        var scales: [Double] = []
-        for code in [InputEvent.Code.absX, InputEvent.Code.absY, InputEvent.Code.absZ] {
-            guard let (scale, _) = UnitsPerG.resolve(override: override, resolution: absAxes[code]?.resolution ?? 0,
-                                                     name: name) else { return nil }
-            scales.append(scale)
-        }
-        return (scales[0], scales[1], scales[2])
+        UnitsPerG.resolve(resolutions: [InputEvent.Code.absX, InputEvent.Code.absY, InputEvent.Code.absZ]
+                              .map { absAxes[$0]?.resolution ?? 0 },
+                          override: override, name: name)
     }
 
     /// The samples of the recording, in order, with `.gap` where the kernel dropped events.

@@ -29,6 +29,9 @@ public final class IIODevice {
     public let buffered: Bool
 
     private var layout: IIOScanLayout?
+    /// The channels of a record, looked up once when the capture starts.
+    private var channels: (x: IIOScanLayout.Channel?, y: IIOScanLayout.Channel?, z: IIOScanLayout.Channel,
+                           stamp: IIOScanLayout.Channel?)?
     private var fd: Int32 = -1
     private var pending: [UInt8] = []
     private var buffer: [UInt8]
@@ -53,10 +56,10 @@ public final class IIODevice {
         scale = scales
         offset = offsets
         if let rateHz {
-            let code = SystemFiles.writeText(Self.rateText(rateHz), to: "\(sysfsPath)/sampling_frequency")
+            let code = SystemFiles.writeText(plainNumber(rateHz), to: "\(sysfsPath)/sampling_frequency")
             if code != 0 {
                 throw .badIIO(path: "\(sysfsPath)/sampling_frequency",
-                              message: "cannot set \(Self.rateText(rateHz)) Hz: \(SystemErrorText.text(code)); "
+                              message: "cannot set \(plainNumber(rateHz)) Hz: \(SystemErrorText.text(code)); "
                                   + "the rates it takes: \(SystemFiles.readText("\(sysfsPath)/sampling_frequency_available") ?? "unknown")")
             }
         }
@@ -98,10 +101,11 @@ public final class IIODevice {
             enabled.append((channel, index, type))
         }
         let layout = IIOScanLayout(enabled)
-        guard layout.channel("in_accel_z") != nil, layout.recordBytes > 0 else {
+        guard let z = layout.channel("in_accel_z"), layout.recordBytes > 0 else {
             throw .badIIO(path: scan, message: "in_accel_z cannot be enabled")
         }
         self.layout = layout
+        channels = (layout.channel("in_accel_x"), layout.channel("in_accel_y"), z, layout.channel("in_timestamp"))
         SystemFiles.writeText("128", to: "\(sysfsPath)/buffer/length")
         let code = SystemFiles.writeText("1", to: "\(sysfsPath)/buffer/enable")
         if code != 0 {
@@ -126,7 +130,7 @@ public final class IIODevice {
     }
 
     private func readBuffer(timeoutMillis: Int32, _ handle: (SensorEvent) -> Void) throws(SensorError) {
-        guard let layout else { return }
+        guard let layout, let channels else { return }
         var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = Glibc.poll(&waiting, 1, timeoutMillis)
         if ready < 0 {
@@ -150,8 +154,7 @@ public final class IIODevice {
         let complete = pending.count / size
         let now = MonotonicMicros.now()
         let period = Int64(1e6 / (rateHz ?? 100))
-        let x = layout.channel("in_accel_x"), y = layout.channel("in_accel_y"), z = layout.channel("in_accel_z")!
-        let stamp = layout.channel("in_timestamp")
+        let (x, y, z, stamp) = channels
         pending.withUnsafeBytes { bytes in
             for i in 0..<complete {
                 let record = UnsafeRawBufferPointer(rebasing: bytes[i * size..<(i + 1) * size])
@@ -193,10 +196,6 @@ public final class IIODevice {
 
     static func number(_ path: String) -> Double? {
         SystemFiles.readText(path).flatMap { Double($0) }
-    }
-
-    static func rateText(_ rate: Double) -> String {
-        rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
 }
 

@@ -39,6 +39,22 @@ extension InputEvent {
     }
 }
 
+/// An absolute axis' range, fuzz, flat and resolution (the kernel's `struct input_absinfo`), as
+/// a node reports it or an evemu recording's `A:` line gives it.
+public struct AbsInfo: Sendable, Equatable {
+    public var value: Int32
+    public var minimum: Int32, maximum: Int32, fuzz: Int32, flat: Int32, resolution: Int32
+
+    public init(value: Int32 = 0, minimum: Int32, maximum: Int32, fuzz: Int32, flat: Int32, resolution: Int32) {
+        self.value = value
+        self.minimum = minimum
+        self.maximum = maximum
+        self.fuzz = fuzz
+        self.flat = flat
+        self.resolution = resolution
+    }
+}
+
 /// An accelerometer axis.
 public enum Axis: String, Sendable, CaseIterable {
     case x, y, z

@@ -96,18 +96,18 @@ public final class SensorSource {
         case .evdev(let d):
             var items: [(key: String, value: String)] = [
                 ("device", d.info.name), ("source", "evdev \(d.path)"),
-                ("units_per_g", Self.number(d.unitsPerG.z)),
+                ("units_per_g", plainNumber(d.unitsPerG.z)),
                 ("time", d.info.sendsTimestamps ? "MSC_TIMESTAMP" : "kernel event time"),
             ]
-            if let range = d.info.rangeG(override: nil) { items.append(("range_g", Self.number(range))) }
+            if let range = d.info.rangeG(override: nil) { items.append(("range_g", plainNumber(range))) }
             return items
         case .iio(let d):
             var items: [(key: String, value: String)] = [
                 ("device", d.name), ("source", "iio \(d.sysfsPath)"),
-                ("units_per_g", Self.number(IIODevice.standardGravity / d.scale[2])),
+                ("units_per_g", plainNumber(IIODevice.standardGravity / d.scale[2])),
                 ("time", d.buffered ? "IIO timestamp channel" : "read time (polled)"),
             ]
-            if let rate = d.rateHz { items.insert(("rate_hz", Self.number(rate)), at: 1) }
+            if let rate = d.rateHz { items.insert(("rate_hz", plainNumber(rate)), at: 1) }
             return items
         }
     }
@@ -126,9 +126,5 @@ public final class SensorSource {
             decimals += 1
         }
         return decimals
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -74,3 +74,8 @@ public enum SystemFiles {
         return (String(name.dropLast(digits.count)), Int(String(digits.reversed())))
     }
 }
+
+/// `8192` for a whole number, `0.5` otherwise: how drumpad prints rates, scales and ranges.
+public func plainNumber(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}

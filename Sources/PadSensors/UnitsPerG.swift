@@ -33,6 +33,13 @@ public enum UnitsPerG {
         return nil
     }
 
+    /// The units per g of x, y and z, whose axes report `resolutions`, or nil when any is unknown.
+    public static func resolve(resolutions: [Int32], override: Double?, name: String) -> (x: Double, y: Double, z: Double)? {
+        let scales = resolutions.compactMap { resolve(override: override, resolution: $0, name: name)?.0 }
+        guard scales.count == 3 else { return nil }
+        return (scales[0], scales[1], scales[2])
+    }
+
     /// Whether a device name looks like an accelerometer driver's, for nodes without the property.
     public static func nameLooksLikeAccelerometer(_ name: String) -> Bool {
         let lower = name.lowercased()

@@ -42,10 +42,7 @@ struct EndToEndTests {
     @Test func threePadsFoundThroughAvahiAreHeardOnceEachOnTheirDrumAndOnTime() throws {
         let avahi = try AvahiSandbox()
         let pulse = try PulseSandbox()
-        let recording = pulse.folder + "/heard.wav"
-        let recorder = try #require(BackgroundProcess(pulse.env([
-            "parecord", "--device=drumtest.monitor", "--file-format=wav", "--latency-msec=20", "--rate=48000",
-            "--channels=2", recording])))
+        let (recorder, recording) = try #require(HeardAudio.startRecorder(pulse))
         let brain = try #require(BackgroundProcess(avahi.inside(pulse.env([
             Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7811", "--output", "alsa:pulse",
             "--period", "1024", "--periods", "4", "--jitter-buffer-ms", "20"]))))
@@ -89,17 +86,7 @@ struct EndToEndTests {
 
         // What was heard: the recording against the kit's samples placed at the brain's frames.
         let heard = try SoundFile.read(recording)
-        func render(_ rename: (String) -> String, _ name: String) throws -> AudioBuffer {
-            var hits = "t,drum,velocity\n"
-            for hit in played { hits += "\(Double(hit.frame) / 48_000),\(rename(hit.drum)),\(hit.velocity)\n" }
-            let hitsPath = Program.temporaryFile(hits)
-            let out = pulse.folder + "/\(name).wav"
-            defer { unlink(hitsPath) }
-            let run = Program.run("drumbrain", ["render", "--hits", hitsPath, "--out", out])
-            #expect(run.status == 0, "\(run.stderr)")
-            return try SoundFile.read(out)
-        }
-        let reference = try render({ $0 }, "reference")
+        let reference = try HeardAudio.render(played, to: pulse.folder + "/reference.wav")
         let aligned = try #require(HeardAudio(heard: heard, reference: reference),
                                    "the recording (\(heard.frames) frames) cannot be aligned with the render")
         var worst = 0.0
@@ -113,7 +100,9 @@ struct EndToEndTests {
         #expect(whole < 0.01, "heard − reference over the whole groove: \(whole)")
         print("end-to-end through PulseAudio: aligned at \(aligned.lag) frames; remainder worst hit \(worst), whole \(whole)")
         // The check tells drums apart: with the drums swapped round, every hit's window fails it.
-        let swapped = try render({ ["kick": "snare", "snare": "hihat", "hihat": "kick"][$0] ?? $0 }, "swapped")
+        let swapped = try HeardAudio.render(played, to: pulse.folder + "/swapped.wav") {
+            ["kick": "snare", "snare": "hihat", "hihat": "kick"][$0] ?? $0
+        }
         let wrong = HeardAudio(heard: heard, reference: swapped).map { wrong in
             played.filter { hit in wrong.remainder(Int(hit.frame)..<Int(hit.frame) + 2_400) >= 0.01 }.count
         }
@@ -133,10 +122,7 @@ struct EndToEndFaultTests {
     @Test func padAndBrainKilledAndRestartedMidwayRecover() throws {
         let avahi = try AvahiSandbox()
         let pulse = try PulseSandbox()
-        let recording = pulse.folder + "/heard.wav"
-        let recorder = try #require(BackgroundProcess(pulse.env([
-            "parecord", "--device=drumtest.monitor", "--file-format=wav", "--latency-msec=20", "--rate=48000",
-            "--channels=2", recording])))
+        let (recorder, recording) = try #require(HeardAudio.startRecorder(pulse))
         let brainArguments = avahi.inside(pulse.env([
             Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7812", "--output", "alsa:pulse",
             "--period", "1024", "--periods", "4"]))
@@ -177,13 +163,8 @@ struct EndToEndFaultTests {
         // The hits after recovery are heard: the new brain's hits, rendered from the kit's
         // samples at its frames, are in the recording.
         let played = EndToEndTests.playedHits(second.output)
-        var hits = "t,drum,velocity\n"
-        for hit in played { hits += "\(Double(hit.frame) / 48_000),\(hit.drum),\(hit.velocity)\n" }
-        let hitsPath = Program.temporaryFile(hits)
-        let reference = pulse.folder + "/reference.wav"
-        defer { unlink(hitsPath) }
-        #expect(Program.run("drumbrain", ["render", "--hits", hitsPath, "--out", reference]).status == 0)
-        let aligned = try #require(HeardAudio(heard: SoundFile.read(recording), reference: SoundFile.read(reference)))
+        let reference = try HeardAudio.render(played, to: pulse.folder + "/reference.wav")
+        let aligned = try #require(HeardAudio(heard: SoundFile.read(recording), reference: reference))
         let unheard = played.filter { aligned.remainder(Int($0.frame)..<Int($0.frame) + 2_400) >= 0.01 }
         #expect(played.count >= 3 && unheard.isEmpty,
                 "\(unheard.count) of the new brain's \(played.count) hits not heard as played: \(unheard.prefix(5))")

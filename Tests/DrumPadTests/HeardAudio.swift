@@ -1,4 +1,9 @@
 import DrumAudio
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import TestSupport
 
 /// Compares what was heard (a recording of the sound card's output) with what should have been
 /// played (the offline render of the brain's hit list: the kit's samples as templates, placed at
@@ -69,5 +74,30 @@ struct HeardAudio {
             }
         }
         return energy > 0 ? residual / energy : .infinity
+    }
+}
+
+extension HeardAudio {
+    /// Starts `parecord` on the sandbox's null-sink monitor (48 kHz stereo WAV); nil if it
+    /// cannot start. The recording is `path`.
+    static func startRecorder(_ pulse: PulseSandbox) -> (recorder: BackgroundProcess, path: String)? {
+        let path = pulse.folder + "/heard.wav"
+        guard let recorder = BackgroundProcess(pulse.env([
+            "parecord", "--device=drumtest.monitor", "--file-format=wav", "--latency-msec=20", "--rate=48000",
+            "--channels=2", path])) else { return nil }
+        return (recorder, path)
+    }
+
+    /// What the brain meant to play: `drumbrain render` of its hit lines (each at its output
+    /// frame, its drum renamed by `rename`) into `path`.
+    static func render(_ played: [(drum: String, velocity: String, frame: Int64, pad: String)], to path: String,
+                       rename: (String) -> String = { $0 }) throws -> AudioBuffer {
+        var hits = "t,drum,velocity\n"
+        for hit in played { hits += "\(Double(hit.frame) / 48_000),\(rename(hit.drum)),\(hit.velocity)\n" }
+        let hitsPath = Program.temporaryFile(hits)
+        defer { unlink(hitsPath) }
+        let run = Program.run("drumbrain", ["render", "--hits", hitsPath, "--out", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        return try SoundFile.read(path)
     }
 }

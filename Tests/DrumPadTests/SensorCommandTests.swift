@@ -108,11 +108,7 @@ struct SensorCommandTests {
     @Test(.enabled(if: getuid() == 0 && toolAvailable("setpriv"), "needs root to run drumpad as another user"))
     func devicesNamesAPermissionProblemAndItsFix() {
         let tree = FakeSysfs()
-        tree.write("dev/input/event3", "")
-        tree.write("sys/class/input/event3/device/name", "Drum Pad Motion Sensors")
-        tree.write("sys/class/input/event3/device/properties", "40")
-        tree.write("sys/class/input/event3/device/capabilities/abs", "7")
-        tree.write("sys/class/input/event3/device/capabilities/msc", "20")
+        tree.addInputNode("event3", name: "Drum Pad Motion Sensors", properties: "40", abs: "7", msc: "20")
         // A copy of drumpad the other user can run wherever the checkout lives.
         _ = system("chmod 755 '\(tree.root)' && chmod 600 '\(tree.root)/dev/input/event3' && "
                    + "cp '\(Program.productsFolder)/drumpad' '\(tree.root)/drumpad' && chmod 755 '\(tree.root)/drumpad'")

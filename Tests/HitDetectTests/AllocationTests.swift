@@ -15,42 +15,36 @@ struct AllocationTests {
         #expect(counted >= 1)
     }
 
-    @Test func defaultDetectorProcessDoesNotAllocate() {
-        var detector = SquaredDeltaDetector()
+    /// Feeds every sample to `detector` one by one (with a gap before sample `gapAt`) while
+    /// counting allocations; returns the allocations and the hits fired.
+    static func countAllocations<D: HitDetector>(_ detector: inout D, gapAt: Int? = nil) -> (allocations: Int, fired: Int) {
         var fired = 0
         let z = Self.z, times = Self.times
         allocation_counter_start()
         for i in z.indices {
-            if i == 10_000 { detector.markGap() }
+            if i == gapAt { detector.markGap() }
             if detector.process(z: z[i], time: times[i]) != nil { fired += 1 }
         }
-        let counted = allocation_counter_stop()
+        return (Int(allocation_counter_stop()), fired)
+    }
+
+    @Test func defaultDetectorProcessDoesNotAllocate() {
+        var detector = SquaredDeltaDetector()
+        let (counted, fired) = Self.countAllocations(&detector, gapAt: 10_000)
         #expect(counted == 0)
         #expect(fired == 500)
     }
 
     @Test func tvdrumsProcessDoesNotAllocate() {
         var detector = TVDrumsDetector()
-        var fired = 0
-        let z = Self.z, times = Self.times
-        allocation_counter_start()
-        for i in z.indices {
-            if detector.process(z: z[i], time: times[i]) != nil { fired += 1 }
-        }
-        let counted = allocation_counter_stop()
+        let (counted, fired) = Self.countAllocations(&detector)
         #expect(counted == 0)
         #expect(fired == 500)
     }
 
     @Test func adaptiveProcessDoesNotAllocate() {
         var detector = AdaptiveDetector()
-        var fired = 0
-        let z = Self.z, times = Self.times
-        allocation_counter_start()
-        for i in z.indices {
-            if detector.process(z: z[i], time: times[i]) != nil { fired += 1 }
-        }
-        let counted = allocation_counter_stop()
+        let (counted, fired) = Self.countAllocations(&detector)
         #expect(counted == 0)
         #expect(fired > 0)
     }

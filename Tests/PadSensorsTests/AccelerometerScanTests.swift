@@ -7,20 +7,9 @@ struct AccelerometerScanTests {
     @Test func findsEvdevByNameThroughSysfsAndIIOByItsChannels() {
         let tree = FakeSysfs()
         // Not real evdev nodes (regular files), so libevdev refuses them and sysfs is read.
-        tree.write("dev/input/event0", "")
-        tree.write("sys/class/input/event0/device/name", "AT Translated Set 2 keyboard")
-        tree.write("sys/class/input/event0/device/properties", "0")
-        tree.write("sys/class/input/event0/device/capabilities/abs", "0")
-        tree.write("dev/input/event10", "")
-        tree.write("sys/class/input/event10/device/name", "ST LIS3LV02DL Accelerometer")
-        tree.write("sys/class/input/event10/device/properties", "0")
-        tree.write("sys/class/input/event10/device/capabilities/abs", "7")
-        tree.write("sys/class/input/event10/device/capabilities/msc", "0")
-        tree.write("dev/input/event2", "")
-        tree.write("sys/class/input/event2/device/name", "Drum Pad Motion Sensors")
-        tree.write("sys/class/input/event2/device/properties", "40")
-        tree.write("sys/class/input/event2/device/capabilities/abs", "3f")
-        tree.write("sys/class/input/event2/device/capabilities/msc", "20")
+        tree.addInputNode("event0", name: "AT Translated Set 2 keyboard", properties: "0", abs: "0")
+        tree.addInputNode("event10", name: "ST LIS3LV02DL Accelerometer", properties: "0", abs: "7", msc: "0")
+        tree.addInputNode("event2", name: "Drum Pad Motion Sensors", properties: "40", abs: "3f", msc: "20")
         tree.addADXL345(buffered: true)
 
         let found = AccelerometerScan(roots: tree.roots).all()
@@ -52,11 +41,8 @@ struct AccelerometerScanTests {
 
     @Test func sysfsBitmapsAreReadWordByWord() {
         let tree = FakeSysfs()
-        tree.write("dev/input/event4", "")
-        tree.write("sys/class/input/event4/device/name", "Wide Sensor")
         // Two 64-bit words, most significant first: bit 64 + 6 is set, and bit 6 is too.
-        tree.write("sys/class/input/event4/device/properties", "40 40")
-        tree.write("sys/class/input/event4/device/capabilities/abs", "7")
+        tree.addInputNode("event4", name: "Wide Sensor", properties: "40 40", abs: "7")
         let found = AccelerometerScan(roots: tree.roots).evdev()
         #expect(found.count == 1)
     }

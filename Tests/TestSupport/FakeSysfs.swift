@@ -37,6 +37,16 @@ public final class FakeSysfs {
         return text.hasSuffix("\n") ? String(text.dropLast()) : text
     }
 
+    /// An evdev node `dev/input/NODE` (a plain file, so libevdev refuses it and sysfs is read)
+    /// with its sysfs name, property bits and ABS / MSC capability bits (hex, as sysfs prints them).
+    public func addInputNode(_ node: String, name: String, properties: String, abs: String, msc: String? = nil) {
+        write("dev/input/\(node)", "")
+        write("sys/class/input/\(node)/device/name", name)
+        write("sys/class/input/\(node)/device/properties", properties)
+        write("sys/class/input/\(node)/device/capabilities/abs", abs)
+        if let msc { write("sys/class/input/\(node)/device/capabilities/msc", msc) }
+    }
+
     /// An ADXL345-like IIO device: 256 units per g, scan elements x, y, z (le:s13/16>>0) and a
     /// timestamp; its buffer node is a FIFO.
     public func addADXL345(buffered: Bool) {
