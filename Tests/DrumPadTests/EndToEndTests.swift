@@ -81,8 +81,11 @@ struct EndToEndTests {
             deviations = deviations.map { abs($0 - median) * 1000 }.sorted()
             let p99 = deviations[min(deviations.count - 1, Int(Double(deviations.count) * 0.99))]
             #expect(p99 <= 1.0, "\(drum): p99 timing deviation \(p99) ms")
+            print("end-to-end timing: \(drum) p99 \(DecimalFormatting.string(p99, decimals: 3)) ms over \(frames.count) hits")
         }
         #expect(played.count == 88 && output.contains("audio: 88 sounds started"), "\(output)")
+        let latencies = output.split(separator: " ").compactMap { $0.hasPrefix("latency_us=") ? Int($0.dropFirst(11)) : nil }
+        print("end-to-end: network latency max \(latencies.max() ?? 0) µs over \(latencies.count) hits")
 
         // What was heard: the recording against the kit's samples placed at the brain's frames.
         let heard = try SoundFile.read(recording)
