@@ -40,6 +40,18 @@ struct Replay: ParsableCommand {
     @Flag(help: "Skip malformed rows (counted and reported) instead of stopping at the first.")
     var skipBadRows = false
 
+    @Option(name: .customLong("neighbour"), help: ArgumentHelp(
+        "Cancel crosstalk from another pad on the same stand: its log (same clock), run through the same detector. Repeatable.",
+        discussion: "A hit of this log within --crosstalk-window-ms after a neighbour's hit of at least 1/--crosstalk-ratio its velocity is dropped, as drumbrain --crosstalk-group does live.",
+        valueName: "LOG"))
+    var neighbours: [String] = []
+
+    @Option(help: "With --neighbour: how long after a louder neighbour's hit a quieter one is crosstalk, in ms.")
+    var crosstalkWindowMs: Double = CrosstalkCanceller.Configuration().window * 1000
+
+    @Option(help: "With --neighbour: a hit is crosstalk when its velocity is at most this × the neighbour's.")
+    var crosstalkRatio: Double = CrosstalkCanceller.Configuration().ratio
+
     @Flag(help: "Sweep a threshold × refractory grid instead of printing hits.")
     var sweep = false
 
@@ -56,11 +68,23 @@ struct Replay: ParsableCommand {
         if !sweep && (thresholds != nil || refractories != nil) {
             throw ValidationError("--thresholds and --refractories set a sweep's grid; add --sweep")
         }
+        guard (0...1000).contains(crosstalkWindowMs) else {
+            throw ValidationError("--crosstalk-window-ms must be 0…1000, such as 25")
+        }
+        guard crosstalkRatio > 0 && crosstalkRatio <= 1 else {
+            throw ValidationError("--crosstalk-ratio must be over 0 and at most 1, such as 0.5")
+        }
+        if sweep && !neighbours.isEmpty {
+            throw ValidationError("--neighbour cancels crosstalk from hits; it does not apply to --sweep")
+        }
     }
 
     func run() throws {
         let labelTimes = try labels.map { try readLabelTimes(path: $0) }
         if EvemuLog.isRecording(path: log) {
+            guard neighbours.isEmpty else {
+                throw ValidationError("--neighbour needs sensor logs (CSV); \(log) is an evemu recording")
+            }
             try replayRecording(labelTimes: labelTimes)
         } else if sweep {
             try runSweep(labelTimes: labelTimes)
@@ -115,8 +139,31 @@ struct Replay: ParsableCommand {
         printError("score against \(against): \(Self.text(score))")
     }
 
+    /// The hits of each --neighbour log, through the same detector, as (source, time, velocity)
+    /// in time order; sources count from 1 (0 is this log).
+    func neighbourHits() throws -> [(source: Int, time: Double, velocity: Double)] {
+        var all: [(source: Int, time: Double, velocity: Double)] = []
+        for (number, path) in neighbours.enumerated() {
+            var files = try FileChunks(path: path)
+            var reader = SensorLogReader(fileName: path, options: readerOptions)
+            var batch = SensorBatch()
+            var detector = options.makeDetector()
+            var hits: [Hit] = []
+            try files.read(with: &reader, into: &batch) { batch, _ in
+                axisOptions.axis.select(in: &batch)
+                detector.detect(batch, into: &hits)
+            }
+            all += hits.map { (number + 1, $0.time, $0.velocity) }
+            printError("drumpad replay: neighbour \(path): \(hits.count) hit\(hits.count == 1 ? "" : "s")")
+        }
+        return all.sorted { $0.time < $1.time }
+    }
+
     /// Streams the log through the detector, writing hits as they are found.
     func stream<D: HitDetector>(detector: inout D, labelTimes: [Double]?) throws {
+        let others = try neighbourHits()
+        var nextOther = 0
+        var canceller = CrosstalkCanceller(.init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio))
         var files = try FileChunks(path: log)
         var reader = SensorLogReader(fileName: log, options: readerOptions)
         var batch = SensorBatch()
@@ -133,6 +180,15 @@ struct Replay: ParsableCommand {
                 hits.removeAll(keepingCapacity: true)
                 detector.detect(batch, into: &hits)
                 for hit in hits {
+                    if !others.isEmpty {
+                        // The neighbours' hits up to this one first: decided in time order.
+                        while nextOther < others.count && others[nextOther].time <= hit.time {
+                            let other = others[nextOther]
+                            _ = canceller.admit(source: other.source, time: other.time, velocity: other.velocity)
+                            nextOther += 1
+                        }
+                        guard canceller.admit(source: 0, time: hit.time, velocity: hit.velocity) else { continue }
+                    }
                     HitCSV.append(hit, to: &out.bytes)
                     hitTimes.append(hit.time)
                 }
@@ -155,7 +211,10 @@ struct Replay: ParsableCommand {
         try out.flush()
         let summary = LogSummary(reader: reader)
         printError("drumpad replay: \(summary.text); \(options.text): "
-                   + "\(hitTimes.count) hit\(hitTimes.count == 1 ? "" : "s")")
+                   + "\(hitTimes.count) hit\(hitTimes.count == 1 ? "" : "s")"
+                   + (others.isEmpty ? "" : " (\(canceller.cancelled) more cancelled as crosstalk from "
+                      + "\(neighbours.count) neighbour\(neighbours.count == 1 ? "" : "s"): window "
+                      + "\(crosstalkWindowMs) ms, ratio \(crosstalkRatio))"))
         reportSkipped(reader)
         let scoringLabels = labelTimes ?? (reader.hasColumn("hit") ? logLabels : nil)
         if let scoringLabels {

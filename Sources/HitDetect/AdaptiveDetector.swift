@@ -5,18 +5,24 @@ import Glibc
 /// A detector that needs no tuning across sensors of different rate, range and noise, after the
 /// way trigger modules (Edrumulus, microDRUM) find drum strikes:
 ///
-/// - **High-pass:** z minus a one-pole low-pass of itself (time constant `highPassMs`), so
-///   gravity, tilt and slow handling drop out; `a = |h|` is the size of the shock.
+/// - **High-pass:** z minus a one-pole low-pass of itself (time constant `highPassMs`, 5 ms), so
+///   gravity, tilt and handling (pushes of 60 ms and more) drop out; `a = |h|` is the size of the
+///   shock.
 /// - **Noise floor:** a slow running mean of `a` while idle; a strike starts when `a` passes
 ///   `noiseFactor` × that floor (and at least `minimumG`).
-/// - **Scan:** for `scanMs` after the start the peak of `a` is collected, so velocity follows
-///   the true peak, not the first sample over the threshold. Where a sample period is longer
-///   than the scan, the hit is reported on the sample that crossed.
+/// - **Scan:** from the onset for `scanMs`, and for at least `minimumScanSamples` sample
+///   periods, the peak of `a` is collected, so velocity follows the true peak, not the first
+///   sample over the threshold. Behind a sensor's own low-pass the shock's peak lands up to two
+///   samples after its onset, so at 250 Hz the scan is 8 ms and at 1.6 kHz 4 ms.
+///   (`minimumScanSamples` 0: at rates where a sample period is longer than the scan, the hit
+///   is reported on the sample that crossed.)
 /// - **Mask:** for `maskMs` after the start nothing can fire, so the ringing of the board after
 ///   a strike never fires again, at 100 Hz or at 1.6 kHz alike (time, not samples).
 /// - **Re-arm:** after the mask a new strike must also pass `rearmFraction` × the last peak,
 ///   decaying with time constant `rearmDecayMs`: the tail of a loud strike cannot fire, but a
-///   roll's next stroke can.
+///   roll's next stroke can. The last peak is held through the mask: a sample of the ringing
+///   higher than the decayed peak becomes the new reference, so a pad whose mount rings longer
+///   than the mask (or a slow sensor that saw only the shock's flank) does not fire again.
 ///
 /// The hit carries the index and time of the sample that crossed (the onset) and is returned on
 /// the sample that ends the scan; `strength` is the peak |h| in g.
@@ -33,14 +39,15 @@ import Glibc
 public struct AdaptiveDetector: HitDetector, Sendable {
     /// The detector's settings; the defaults are meant to fit every common sensor.
     public struct Configuration: Equatable, Sendable {
-        public var highPassMs = 15.0
-        public var noiseFactor = 6.0
-        public var minimumG = 0.2
+        public var highPassMs = 5.0
+        public var noiseFactor = 4.0
+        public var minimumG = 0.12
         public var noiseFloorSeconds = 1.0
         public var scanMs = 4.0
+        public var minimumScanSamples = 2
         public var maskMs = 45.0
         public var rearmFraction = 1.0
-        public var rearmDecayMs = 70.0
+        public var rearmDecayMs = 35.0
         public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
 
         /// The defaults, with `velocity`.
@@ -106,6 +113,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case .priming:
             return nil
         case .masked(let until):
+            // Hold the peak: ringing above the decayed last peak becomes the reference.
+            if a > rearmLevel(at: time) {
+                lastPeak = a
+                lastPeakTime = time
+            }
             guard time >= until else { return nil }
             state = .idle
             return idle(a: a, threshold: threshold, index: index, time: time, dt: dt)
@@ -123,8 +135,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
 
     private mutating func idle(a: Double, threshold: Double, index: Int, time: Double, dt: Double) -> Hit? {
         let c = configuration
-        let rearm = lastPeak * c.rearmFraction * exp(-(time - lastPeakTime) * 1000 / c.rearmDecayMs)
-        guard a > threshold && a > rearm else {
+        guard a > threshold && a > rearmLevel(at: time) * c.rearmFraction else {
             // Only quiet samples teach the floor, so strikes do not raise it.
             noiseFloor += (1 - exp(-dt / c.noiseFloorSeconds)) * (a - noiseFloor)
             return nil
@@ -132,7 +143,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // The strike began where |h| first rose clearly over the noise, up to 3 samples (and
         // 12 ms) before the one that crossed: a soft strike seen through the sensor's low-pass
         // crosses late.
-        var onsetIndex = index, onsetTime = time
+        var onsetIndex = index, onsetTime = time, peak = a
         let rising = max(3 * noiseFloor, threshold * 0.3)
         for back in 0..<recentCount {
             let (earlierA, earlierTime) = back == 0 ? (recentA.0, recentTime.0)
@@ -140,14 +151,29 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             guard earlierA > rising, time - earlierTime <= 0.012, earlierTime > lastPeakTime else { break }
             onsetIndex = index - back - 1
             onsetTime = earlierTime
+            peak = max(peak, earlierA)
         }
-        // A scan shorter than the sample period would only delay the hit by a sample.
-        if c.scanMs / 1000 < dt * 1.5 {
-            return fire(index: onsetIndex, time: onsetTime, peak: a, threshold: threshold, now: time)
+        let until: Double
+        if c.minimumScanSamples > 0 {
+            // From the onset: scanMs, and at least minimumScanSamples periods (a hair under, so
+            // jittered timestamps do not add a sample).
+            until = onsetTime + max(c.scanMs / 1000, Double(c.minimumScanSamples) * dt * 0.999)
+        } else if c.scanMs / 1000 < dt * 1.5 {
+            // A scan shorter than the sample period would only delay the hit by a sample.
+            until = time
+        } else {
+            until = time + c.scanMs / 1000
         }
-        state = .scanning(index: onsetIndex, time: onsetTime, peak: a, threshold: threshold,
-                          until: time + c.scanMs / 1000)
+        guard time < until else {
+            return fire(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, now: time)
+        }
+        state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until)
         return nil
+    }
+
+    /// The last peak, decayed to `time`.
+    private func rearmLevel(at time: Double) -> Double {
+        lastPeak * exp(-(time - lastPeakTime) * 1000 / configuration.rearmDecayMs)
     }
 
     private mutating func fire(index: Int, time: Double, peak: Double, threshold: Double, now: Double) -> Hit {

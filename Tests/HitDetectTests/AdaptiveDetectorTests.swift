@@ -90,4 +90,52 @@ struct AdaptiveDetectorTests {
         // The sensor comes back tilted: a different resting value is not a strike.
         for i in 500..<1000 { #expect(adaptive.process(z: 0.2, time: Double(i) / 250) == nil) }
     }
+    /// A pad on a loose mount rings at 25 Hz, louder than its shock and for longer than the
+    /// 45 ms mask: the ring's peaks after the scan are held as the re-arm reference, so the
+    /// ringing never fires again.
+    @Test func aMountRingingPastTheMaskFiresOnce() {
+        let rate = 1600.0
+        let onsets = (0..<8).map { 0.5 + Double($0) * 0.5 }
+        var z: [Double] = [], t: [Double] = []
+        var random = Noise()
+        for i in 0..<Int(4.5 * rate) {
+            let time = Double(i) / rate
+            var value = 1.0 + 0.01 * random.next()
+            for onset in onsets where time >= onset && time < onset + 0.3 {
+                let age = time - onset
+                value -= age < 0.002 ? sin(.pi * age / 0.002) : 0       // a 1 g, 2 ms shock
+                value += 3 * sin(2 * .pi * 25 * age) * exp(-age / 0.030)  // the mount
+            }
+            z.append(value)
+            t.append(time)
+        }
+        var adaptive = AdaptiveDetector()
+        #expect(Self.hits(&adaptive, (z, t)).count == onsets.count)
+    }
+
+    /// At 250 Hz a shock smoothed by the sensor's own low-pass (here a 10 ms half-sine) peaks
+    /// up to two samples after it begins, and the first sample over the threshold may catch only
+    /// its flank. The scan waits for those samples, so strength follows the strike where the
+    /// crossing sample alone would not.
+    @Test func theScanCoversTwoSamplesAtLowRates() {
+        let amplitudes = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0]
+        // How far into its shock each strike's first sample falls, in s: louder ones earlier.
+        let ages = [0.0039, 0.0031, 0.0023, 0.0015, 0.0009, 0.0003]
+        let onsets = ages.enumerated().map { 0.504 + Double($0.offset) * 0.5 - $0.element }
+        var z: [Double] = [], t: [Double] = []
+        for i in 0..<Int(3.5 * 250) {
+            let time = Double(i) / 250
+            var value = 1.0
+            for (onset, amplitude) in zip(onsets, amplitudes) where time >= onset && time < onset + 0.010 {
+                value -= amplitude * sin(.pi * (time - onset) / 0.010)
+            }
+            z.append(value)
+            t.append(time)
+        }
+        var adaptive = AdaptiveDetector()
+        let found = Self.hits(&adaptive, (z, t))
+        #expect(found.count == amplitudes.count)
+        #expect(zip(found, found.dropFirst()).allSatisfy { $0.strength < $1.strength }, "\(found.map(\.strength))")
+        for (hit, onset) in zip(found, onsets) { #expect(hit.time >= onset && hit.time - onset < 0.004) }
+    }
 }

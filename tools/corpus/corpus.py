@@ -497,22 +497,43 @@ def format_labels(r: Rendered) -> str:
     return "\n".join(lines) + "\n"
 
 
+def neighbour_scene(scene: Scene) -> Scene:
+    """The louder neighbour of a crosstalk scene, as its own pad: its strikes are the scene's
+    crosstalk sources, and the scene's own strikes leak into it as crosstalk in turn."""
+    return Scene(name=scene.name + "-neighbour", seconds=scene.seconds,
+                 strikes_t=scene.crosstalk_t.copy(), strikes_a=scene.crosstalk_a.copy(),
+                 crosstalk_t=scene.strikes_t.copy(), crosstalk_a=scene.strikes_a.copy(),
+                 handling=scene.handling)
+
+
+def _write(base: str, r: Rendered, seed: int):
+    with open(base + ".csv", "w", encoding="utf-8") as f:
+        f.write(format_log(r, seed))
+    with open(base + ".labels.csv", "w", encoding="utf-8") as f:
+        f.write(format_labels(r))
+
+
 def generate(out_dir: str, profiles, scenarios, seconds: float, seed: int, log=None):
-    """Writes DIR/PROFILE-SCENARIO.csv and .labels.csv for each pair; returns the paths."""
+    """Writes DIR/PROFILE-SCENARIO.csv and .labels.csv for each pair; returns the paths.
+    A crosstalk scenario also gets its neighbour pad, PROFILE-crosstalk.neighbour.csv and
+    .neighbour.labels.csv, on the same time base (two sensors read by one board), so that
+    cancelling crosstalk across pads can be scored."""
     os.makedirs(out_dir, exist_ok=True)
     written = []
     for scenario in scenarios:
         scene = make_scene(scenario, seconds, seed)
         physics = render_physics(scene, seed)    # the same pad motion for every profile
+        pads = [("", scene, physics)]
+        if scene.crosstalk_t.size:
+            other = neighbour_scene(scene)
+            pads.append((".neighbour", other, render_physics(other, seed)))
         for profile in profiles:
-            r = render(profile, scenario, seconds, seed, physics=physics)
-            base = os.path.join(out_dir, f"{profile}-{scenario}")
-            with open(base + ".csv", "w", encoding="utf-8") as f:
-                f.write(format_log(r, seed))
-            with open(base + ".labels.csv", "w", encoding="utf-8") as f:
-                f.write(format_labels(r))
-            written.append((base + ".csv", base + ".labels.csv"))
-            if log:
-                log(f"{base}.csv: {r.t.size} samples, {r.labels_t.size} strikes, "
-                    f"{r.scene.crosstalk_t.size} crosstalk events")
+            for suffix, pad_scene, pad_physics in pads:
+                r = render(profile, pad_scene.name, seconds, seed, physics=pad_physics, scene=pad_scene)
+                base = os.path.join(out_dir, f"{profile}-{scenario}{suffix}")
+                _write(base, r, seed)
+                written.append((base + ".csv", base + ".labels.csv"))
+                if log:
+                    log(f"{base}.csv: {r.t.size} samples, {r.labels_t.size} strikes, "
+                        f"{r.scene.crosstalk_t.size} crosstalk events")
     return written
