@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "DrumBrain",
             dependencies: [
-                "DrumNet", "DrumAudio", "DrumVisual", "CALSA", "CSndFile",
+                "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "CALSA", "CSndFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

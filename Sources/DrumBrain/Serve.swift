@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import DrumAudio
 import DrumNet
+import HitDetect
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -26,6 +27,13 @@ struct Serve: AsyncParsableCommand {
             HMAC-SHA256 of the key (/drum/auth) before it plays; anything else is refused and \
             closed. Make a key with `head -c 32 /dev/urandom | base64 > drum.key` and \
             `chmod 600 drum.key`. Without --key-file any host on the network can play the brain.
+
+            Crosstalk: pads on one stand shake each other, and a strike on one can fire its \
+            neighbours weakly. Name the drums that share a stand with --crosstalk-group \
+            snare,racktom (once per stand): a hit on one of them within \
+            --crosstalk-window-ms after a hit on another of at least 1/--crosstalk-ratio its \
+            velocity is not played, and is printed as `crosstalk drum=… velocity=… pad=…`. \
+            Drums on different stands are never compared: a soft hi-hat under a loud kick plays.
             """)
 
     @Option(help: "TCP port to listen on.")
@@ -70,6 +78,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Jitter buffer in ms: start each hit at its own time on the pad's clock plus this delay, keeping the spacing the drummer played (0: at the next period, the lowest latency).")
     var jitterBufferMs: Double = 0
 
+    @Option(help: ArgumentHelp("Drums that share a stand, comma-separated (such as snare,racktom,floortom); a quiet hit just after a louder one of its group is crosstalk and not played. Repeat for each stand.", valueName: "DRUMS"))
+    var crosstalkGroup: [String] = []
+
+    @Option(help: "With --crosstalk-group: how long after a louder hit a quieter one of the group is crosstalk, in ms.")
+    var crosstalkWindowMs: Double = CrosstalkCanceller.Configuration().window * 1000
+
+    @Option(help: "With --crosstalk-group: a hit is crosstalk when its velocity is at most this × the louder hit's.")
+    var crosstalkRatio: Double = CrosstalkCanceller.Configuration().ratio
+
     @Flag(help: "Print no line per hit.")
     var quiet = false
 
@@ -90,6 +107,30 @@ struct Serve: AsyncParsableCommand {
         }
         guard (16...8192).contains(period), (2...16).contains(periods) else {
             throw ValidationError("--period must be 16…8192 frames and --periods 2…16")
+        }
+        guard (0...1000).contains(crosstalkWindowMs) else {
+            throw ValidationError("--crosstalk-window-ms must be 0…1000, such as 25")
+        }
+        guard crosstalkRatio > 0 && crosstalkRatio <= 1 else {
+            throw ValidationError("--crosstalk-ratio must be over 0 and at most 1, such as 0.5")
+        }
+        _ = try crosstalkGroups()
+    }
+
+    /// The drums of each --crosstalk-group, checked: two or more, none in two groups.
+    func crosstalkGroups() throws -> [[String]] {
+        var seen: Set<String> = []
+        return try crosstalkGroup.map { text in
+            let drums = text.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
+            guard drums.count >= 2 else {
+                throw ValidationError("--crosstalk-group \"\(text)\": name two or more drums that share a stand, such as snare,racktom")
+            }
+            for drum in drums {
+                guard seen.insert(drum).inserted else {
+                    throw ValidationError("--crosstalk-group: \(drum) is in two groups; a drum sits on one stand")
+                }
+            }
+            return drums
         }
     }
 
@@ -117,7 +158,19 @@ struct Serve: AsyncParsableCommand {
         // The kit's drum indices, read on the network thread (the single producer of hits) and
         // replaced when the kit is reloaded.
         let drums = DrumMap(kit: loadedKit, generation: engine.mixer.kit.generation)
-        let (hits, hitSink) = AsyncStream.makeStream(of: (ReceivedHit, UInt32).self,
+        let groups = try crosstalkGroups()
+        for drum in groups.joined() where drums.lookup(drum) == nil {
+            throw ValidationError("--crosstalk-group: the kit \"\(loadedKit.name)\" has no drum \(drum) "
+                                  + "(it has \(drums.names.joined(separator: ", ")))")
+        }
+        let crosstalk = groups.isEmpty ? nil : CrosstalkGroups(
+            groups, .init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio))
+        if !groups.isEmpty {
+            printError("drumbrain: crosstalk cancelled within " + groups.map { $0.joined(separator: "+") }.joined(separator: ", ")
+                       + " (a hit at most \(crosstalkRatio)× a louder one within \(crosstalkWindowMs) ms)")
+        }
+        // Each received hit, its number (0: not played) and whether it was crosstalk.
+        let (hits, hitSink) = AsyncStream.makeStream(of: (ReceivedHit, UInt32, Bool).self,
                                                     bufferingPolicy: .bufferingNewest(4096))
         let numbers = HitNumbers()
         let unknownDrums = Atomic<Int>(0)
@@ -132,6 +185,13 @@ struct Serve: AsyncParsableCommand {
                                      maxConnections: maxConnections, key: key),
                 onHit: { received in
                     // On the network's event-loop thread: hand the hit to the audio thread at once.
+                    // Crosstalk is judged on the pad's time where known (receipt minus latency).
+                    if let crosstalk, !crosstalk.admit(
+                        drum: received.hit.drum, micros: received.receivedMicros - (received.latencyMicros ?? 0),
+                        velocity: received.hit.velocity) {
+                        hitSink.yield((received, 0, true))
+                        return
+                    }
                     var number: UInt32 = 0
                     let found = drums.lookup(received.hit.drum)
                     if let (index, generation) = found {
@@ -150,7 +210,7 @@ struct Serve: AsyncParsableCommand {
                     }
                     visual?.hit(drum: found?.0, velocity: received.hit.velocity,
                                 latencyMicros: received.latencyMicros)
-                    hitSink.yield((received, number))
+                    hitSink.yield((received, number, false))
                 })
         } catch {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "
@@ -182,7 +242,14 @@ struct Serve: AsyncParsableCommand {
         let printer = Task {
             var out = StandardOutput()
             var starts: [UInt32: StartedHit] = [:]
-            for await (received, number) in hits where !quiet || visual != nil {
+            for await (received, number, isCrosstalk) in hits where !quiet || visual != nil {
+                if isCrosstalk {
+                    if visual == nil {
+                        out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
+                                      + String(format3: Double(received.hit.velocity)) + " pad=\(received.padName ?? "-")")
+                    }
+                    continue
+                }
                 guard number != 0 else {
                     if visual != nil { continue }  // the visual has the screen
                     out.writeLine("unknown drum=\(received.hit.drum) pad=\(received.padName ?? "-") (the kit has "
@@ -246,6 +313,7 @@ struct Serve: AsyncParsableCommand {
         let status = engine.status
         printError("audio: \(status.mixer.hits) sounds started, \(status.xruns) underruns, "
                    + "\(unknownDrums.load(ordering: .relaxed)) hits for drums the kit lacks, "
+                   + (crosstalk.map { "\($0.cancelled) cancelled as crosstalk, " } ?? "")
                    + "\(status.mixer.limitedSamples) samples limited"
                    + (status.realtime == false ? "; ran without SCHED_FIFO (\(status.realtimeRefusal ?? "refused"))" : "")
                    + (status.outputError.map { "; output failed: \($0)" } ?? ""))
@@ -301,6 +369,33 @@ final class DrumMap: Sendable {
     private static func tables(_ kit: Kit, _ generation: UInt32) -> (index: [String: Int], names: [String], generation: UInt32) {
         (Dictionary(uniqueKeysWithValues: kit.drums.enumerated().map { ($1.name, $0) }), kit.drums.map(\.name), generation)
     }
+}
+
+/// The crosstalk cancellers of the --crosstalk-group stands, by drum name; used on the network
+/// thread (the one producer of hits), behind a lock that is never contended.
+final class CrosstalkGroups: Sendable {
+    private let members: [String: (group: Int, member: Int)]
+    private let state: Mutex<[CrosstalkCanceller]>
+
+    init(_ groups: [[String]], _ configuration: CrosstalkCanceller.Configuration) {
+        var members: [String: (group: Int, member: Int)] = [:]
+        for (group, drums) in groups.enumerated() {
+            for (member, drum) in drums.enumerated() { members[drum] = (group, member) }
+        }
+        self.members = members
+        state = Mutex(groups.map { _ in CrosstalkCanceller(configuration) })
+    }
+
+    /// Whether a hit on `drum` at `micros` (the brain's clock) sounds; drums in no group always do.
+    func admit(drum: String, micros: Int64, velocity: Float) -> Bool {
+        guard let place = members[drum] else { return true }
+        return state.withLock {
+            $0[place.group].admit(source: place.member, time: Double(micros) / 1e6, velocity: Double(velocity))
+        }
+    }
+
+    /// Hits cancelled so far, every group together.
+    var cancelled: Int { state.withLock { $0.reduce(0) { $0 + $1.cancelled } } }
 }
 
 /// Numbers hits for the mixer's start reports; used on the network thread only, atomic anyway.

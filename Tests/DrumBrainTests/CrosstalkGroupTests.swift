@@ -1,0 +1,77 @@
+import DrumNet
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `drumbrain --crosstalk-group`: a real brain, hits sent over TCP as a pad sends them.
+struct CrosstalkGroupTests {
+    /// Connects to 127.0.0.1:`port` and sends each hit's packet, waiting `after` seconds after it.
+    static func send(port: Int, _ hits: [(DrumHit, after: Double)]) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0, "cannot connect to the brain: errno \(errno)")
+        for (hit, after) in hits {
+            let packet = DrumMessage.hit(hit).packet
+            #expect(packet.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == packet.count)
+            usleep(UInt32(after * 1e6))
+        }
+    }
+
+    @Test func aQuietHitJustAfterALouderOneOnTheSameStandIsNotPlayed() throws {
+        let port = freePort()
+        // A window of 300 ms, so a loaded machine's scheduling cannot move hits out of it.
+        let brain = try #require(BackgroundProcess([
+            Program.productsFolder + "/drumbrain", "--output", "null", "--port", "\(port)", "--bind", "127.0.0.1",
+            "--kit", Program.repositoryRoot + "/Samples/kit", "--name", "crosstalk", "--no-visual",
+            "--crosstalk-group", "snare,racktom", "--crosstalk-group", "floortom, crash",
+            "--crosstalk-window-ms", "300",
+        ]))
+        #expect(eventually(within: 20) { brain.output.contains("listening on") }, "\(brain.output)")
+        #expect(brain.output.contains("crosstalk cancelled within snare+racktom, floortom+crash"))
+        try Self.send(port: port, [
+            (DrumHit(drum: "snare", velocity: 0.9), after: 0.005),
+            (DrumHit(drum: "racktom", velocity: 0.2), after: 0.005),   // crosstalk: 0.2 ≤ 0.5 × 0.9
+            (DrumHit(drum: "kick", velocity: 0.1), after: 0.005),      // on no stand: plays
+            (DrumHit(drum: "floortom", velocity: 0.3), after: 1.0),    // another stand: plays
+            (DrumHit(drum: "racktom", velocity: 0.2), after: 0.005),   // a second after: plays
+            (DrumHit(drum: "snare", velocity: 0.9), after: 0.005),     // the snare itself: plays
+            (DrumHit(drum: "racktom", velocity: 0.6), after: 0.5),     // over half as loud: plays
+        ])
+        #expect(eventually(within: 10) { brain.output.components("velocity=") >= 7 }, "\(brain.output)")
+        #expect(brain.stop() == 0)
+        let lines = brain.output.split(separator: "\n").filter { $0.hasPrefix("hit ") || $0.hasPrefix("crosstalk ") }
+            .map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+        #expect(lines == [
+            "hit drum=snare velocity=0.900", "crosstalk drum=racktom velocity=0.200", "hit drum=kick velocity=0.100",
+            "hit drum=floortom velocity=0.300", "hit drum=racktom velocity=0.200", "hit drum=snare velocity=0.900",
+            "hit drum=racktom velocity=0.600",
+        ], "\(brain.output)")
+        #expect(brain.output.contains("1 cancelled as crosstalk"), "\(brain.output)")
+    }
+
+    @Test func aGroupNamingADrumTheKitLacksSaysWhichDrumsItHas() {
+        let run = Program.run("drumbrain", [
+            "--output", "null", "--port", "0", "--kit", Program.repositoryRoot + "/Samples/kit", "--no-visual",
+            "--crosstalk-group", "snare,tom9",
+        ])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--crosstalk-group: the kit \"Default\" has no drum tom9 (it has kick, snare"), "\(run.stderr)")
+    }
+
+    @Test func aGroupOfOneIsAnError() {
+        let run = Program.run("drumbrain", ["--output", "null", "--crosstalk-group", "snare"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("name two or more drums that share a stand"), "\(run.stderr)")
+    }
+}
