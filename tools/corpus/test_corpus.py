@@ -125,6 +125,27 @@ def test_crosstalk_is_rendered_but_never_labelled():
     assert np.array_equal(r.labels_t, scene.strikes_t)
 
 
+def test_the_neighbour_pad_is_struck_where_the_crosstalk_comes_from(tmp_path):
+    corpus.generate(str(tmp_path), ["dualsense"], ["crosstalk"], 6.0, 4)
+    scene = corpus.make_scene("crosstalk", 6.0, 4)
+    other = corpus.neighbour_scene(scene)
+    # Its strikes are the crosstalk sources; ours leak into it in turn.
+    assert np.array_equal(other.strikes_t, scene.crosstalk_t)
+    assert np.array_equal(other.crosstalk_t, scene.strikes_t)
+    labels = np.loadtxt(tmp_path / "dualsense-crosstalk.neighbour.labels.csv", delimiter=",", skiprows=1)
+    assert np.allclose(labels[:, 0], scene.crosstalk_t, atol=1e-6)
+    ours = np.loadtxt(tmp_path / "dualsense-crosstalk.csv", delimiter=",", comments="#", skiprows=11)
+    theirs = np.loadtxt(tmp_path / "dualsense-crosstalk.neighbour.csv", delimiter=",", comments="#", skiprows=11)
+    assert ours.shape == theirs.shape and not np.array_equal(ours[:, 3], theirs[:, 3])
+    # The neighbour's own strikes are far stronger on its own sensor than their crosstalk on ours.
+    fs = 250.0
+    for t in scene.crosstalk_t[:5]:
+        k = int(round(t * fs))
+        theirs_peak = np.ptp(theirs[k:k + 8, 3])
+        ours_peak = np.ptp(ours[k:k + 8, 3])
+        assert theirs_peak > 2 * ours_peak
+
+
 @pytest.mark.parametrize("name", list(corpus.PROFILES))
 def test_clipping_and_quantisation(name):
     p = corpus.PROFILES[name]
@@ -231,12 +252,13 @@ def test_scenarios_have_what_they_promise():
 def test_fixtures_are_committed_and_regenerate_identically(tmp_path):
     if not os.path.isdir(FIXTURES):
         pytest.skip("no Tests/Fixtures/corpus")
-    expected = sorted(f"{p}-{s}{ext}" for p in corpus.PROFILES for s in corpus.SCENARIOS
+    expected = sorted(f"{p}-{s}{pad}{ext}" for p in corpus.PROFILES for s in corpus.SCENARIOS
+                      for pad in (("", ".neighbour") if s == "crosstalk" else ("",))
                       for ext in (".csv", ".labels.csv"))
     present = sorted(n for n in os.listdir(FIXTURES) if n.endswith(".csv"))
     assert present == expected
     total = sum(os.path.getsize(os.path.join(FIXTURES, n)) for n in present)
-    assert total < 2_100_000
+    assert total < 2_500_000
     for profiles, seconds in FIXTURE_RUNS:
         corpus.generate(str(tmp_path), profiles, list(corpus.SCENARIOS), seconds, FIXTURE_SEED)
     for name in expected:
@@ -257,6 +279,27 @@ def test_score_prints_a_table(tmp_path):
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert len(cells[1].split(" / ")) == 3
     assert cells[2].endswith("false hits") or cells[2].endswith("false hit")
+
+
+def test_score_cancels_crosstalk_with_the_neighbour_log(tmp_path):
+    drumpad = os.path.join(ROOT, ".build", "debug", "drumpad")
+    if not os.access(drumpad, os.X_OK):
+        pytest.skip("drumpad is not built")
+    corpus.generate(str(tmp_path), ["adxl345"], ["crosstalk"], 4.0, 1)
+    script = os.path.join(HERE, "score")
+
+    def precision(*more):
+        out = subprocess.run([sys.executable, script, str(tmp_path), "--drumpad", drumpad, *more,
+                              "--", "--detector", "adaptive"], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        row = next(line for line in out.stdout.splitlines() if line.startswith("| adxl345 |"))
+        assert "crosstalk.neighbour" not in out.stdout
+        return float(row.strip("|").split("|")[1].split("/")[0]), out.stdout
+
+    alone, _ = precision("--no-neighbours")
+    together, text = precision()
+    assert "replayed with --neighbour" in text
+    assert alone < 0.7 and together > 0.95
 
 
 def test_spearman_ranks_ties_and_correlates():
