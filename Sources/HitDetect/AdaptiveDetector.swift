@@ -5,7 +5,7 @@ import Glibc
 /// A detector that needs no tuning across sensors of different rate, range and noise, after the
 /// way trigger modules (Edrumulus, microDRUM) find drum strikes:
 ///
-/// - **High-pass:** z minus a one-pole low-pass of itself (time constant `highPassMs`, 5 ms), so
+/// - **High-pass:** z minus a one-pole low-pass of itself (time constant `highPassMs`, 4 ms), so
 ///   gravity, tilt and handling (pushes of 60 ms and more) drop out; `a = |h|` is the size of the
 ///   shock.
 /// - **Noise floor:** a slow running mean of `a` while idle; a strike starts when `a` passes
@@ -39,9 +39,9 @@ import Glibc
 public struct AdaptiveDetector: HitDetector, Sendable {
     /// The detector's settings; the defaults are meant to fit every common sensor.
     public struct Configuration: Equatable, Sendable {
-        public var highPassMs = 5.0
+        public var highPassMs = 4.0
         public var noiseFactor = 4.0
-        public var minimumG = 0.12
+        public var minimumG = 0.14
         public var noiseFloorSeconds = 1.0
         public var scanMs = 4.0
         public var minimumScanSamples = 2
