@@ -24,7 +24,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Jump |Δz| (adaptive: peak |h|) in g that gives velocity 1 (default 2.0; adaptive 3.0).")
     var velocityFullScale: Double?
 
-    @Option(help: "Adaptive detector: the least peak in g that fires, however quiet the sensor (default 0.2).")
+    @Option(help: "Adaptive detector: the least peak in g that fires, however quiet the sensor (default 0.14).")
     var minimumG: Double?
 
     func validate() throws {
@@ -41,7 +41,7 @@ struct DetectorOptions: ParsableArguments {
             throw ValidationError("--mask-ms must be ≥ 0, such as 35")
         }
         if let minimumG, !(minimumG > 0 && minimumG.isFinite) {
-            throw ValidationError("--minimum-g must be > 0 g, such as 0.2")
+            throw ValidationError("--minimum-g must be > 0 g, such as 0.14")
         }
         if let velocityFullScale, !(velocityFullScale > 0) {
             throw ValidationError("--velocity-full-scale must be > 0 g, such as 2.0")
@@ -90,7 +90,7 @@ struct DetectorOptions: ParsableArguments {
         case .adaptive:
             let c = adaptiveConfiguration
             return "adaptive detector (\(c.noiseFactor)× noise floor, at least \(c.minimumG) g, mask \(c.maskMs) ms, "
-                + "scan \(c.scanMs) ms)"
+                + "scan \(c.scanMs) ms and at least \(c.minimumScanSamples) samples)"
         }
     }
 }
