@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
         // Runs executables and system tools from tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport"]),
+        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "DrumBrainTests",
                     dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "CALSA", "CSndFile", "TestSupport"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "AllocationCounter", "TestSupport"]),

@@ -61,6 +61,8 @@ public final class BrainServer: Sendable {
     let table: NIOLoopBoundBox<ConnectionTable>
     let onHit: @Sendable (ReceivedHit) -> Void
     private let channel: Channel
+    /// The once-a-second idle check of every connection (one timer for all of them).
+    private let idleSweep: RepeatedTask
 
     /// Binds and starts accepting. Throws if the address cannot be bound.
     public init(configuration: Configuration, onHit: @escaping @Sendable (ReceivedHit) -> Void) async throws {
@@ -81,6 +83,12 @@ public final class BrainServer: Sendable {
                 .serverChannelOption(.backlog, value: 256)
                 .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.socketOption(.so_keepalive), value: 1)
+                // Reads are usually one 48-byte hit, but a burst of hits or a slow brain thread can
+                // leave more waiting: a floor of 1 KiB takes a burst in one read. NIO reuses the
+                // buffer when the handler keeps none of it (this one keeps none).
+                .childChannelOption(.recvAllocator,
+                                    value: AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 2048,
+                                                                           maximum: 65536))
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let handler = BrainConnectionHandler(
@@ -94,6 +102,10 @@ public final class BrainServer: Sendable {
         } catch {
             try? await group.shutdownGracefully()
             throw error
+        }
+        idleSweep = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+            // A handler closed by its check leaves the table meanwhile: walk a copy.
+            for handler in Array(table.value.handlers.values) { handler.checkIdle() }
         }
     }
 
@@ -120,6 +132,7 @@ public final class BrainServer: Sendable {
     @discardableResult
     public func stop() async -> [PadStatistics] {
         try? await channel.close().get()  // already closed is fine
+        idleSweep.cancel()
         let closing = try? await table.eventLoop.flatSubmit { [table] in
             let futures = table.value.handlers.values.map { $0.close() }
             return EventLoopFuture.andAllComplete(futures, on: table.eventLoop)
@@ -154,7 +167,8 @@ final class BrainConnectionHandler: ChannelInboundHandler {
     let onHit: @Sendable (ReceivedHit) -> Void
     var connection: BrainConnection
     private var context: ChannelHandlerContext?
-    private var idleCheck: RepeatedTask?
+    /// Actions of the current read, kept between reads so that its storage is reused.
+    private var actions: [BrainConnection.Action] = []
 
     init(table: NIOLoopBoundBox<ConnectionTable>, limits: BrainConnection.Limits, brainName: String,
          kitName: String, maxConnections: Int, key: PairingKey?,
@@ -184,16 +198,12 @@ final class BrainConnectionHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        table.value.handlers[id] = self
-        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        idleCheck = context.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
-            loopBound.value.checkIdle()
-        }
+        table.value.handlers[id] = self  // from now on the server's idle sweep checks it
+        actions.reserveCapacity(8)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
         if table.value.handlers.removeValue(forKey: connection.statistics.connectionID) != nil {
             table.value.closed.append(connection.statistics)
             if table.value.closed.count > ConnectionTable.closedLimit { table.value.closed.removeFirst() }
@@ -205,8 +215,13 @@ final class BrainConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         let now = MonotonicClock.nowMicros()
-        let actions = connection.receive(buffer.readableBytesView, nowMicros: now)
+        // Taken out of `self` while in use, so that performing them cannot touch it.
+        var actions = self.actions
+        self.actions = []
+        actions.removeAll(keepingCapacity: true)
+        buffer.withUnsafeReadableBytes { connection.receive($0, nowMicros: now, into: &actions) }
         perform(actions, receivedMicros: now)
+        self.actions = actions
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
