@@ -95,6 +95,21 @@ struct HitFastPathTests {
         #expect(accepted > 1000)  // the damage often hits only a value, which stays a hit
     }
 
+    /// Feeds `bytes` to `framer` as one read and calls `body` with each whole packet.
+    static func feed(_ bytes: [UInt8], to framer: inout PacketFramer,
+                     _ body: (UnsafeRawBufferPointer) throws(DrumNetError) -> Void) throws(DrumNetError) {
+        // withUnsafeBytes rethrows untyped errors: the typed one comes out in a Result.
+        let outcome = bytes.withUnsafeBytes { raw in
+            Result { () throws(DrumNetError) in
+                try framer.forEachPacket(in: raw) { (packet) throws(DrumNetError) -> Bool in
+                    try body(packet)
+                    return true
+                }
+            }
+        }
+        try outcome.get()
+    }
+
     /// A stream cut into any pieces gives the same packets through `forEachPacket` as through
     /// `append` and `nextPacket`.
     @Test func forEachPacketSplitsAStreamArrivingInAnyPieces() throws {
@@ -107,11 +122,8 @@ struct HitFastPathTests {
             while offset < stream.count {
                 let chunk = Array(stream[offset..<min(stream.count, offset + piece)])
                 offset += piece
-                try chunk.withUnsafeBytes { (bytes) throws(DrumNetError) in
-                    try framer.forEachPacket(in: bytes) { (packet) throws(DrumNetError) -> Bool in
-                        decoded.append(try OSCDecoding.message(packet))
-                        return true
-                    }
+                try Self.feed(chunk, to: &framer) { (packet) throws(DrumNetError) in
+                    decoded.append(try OSCDecoding.message(packet))
                 }
             }
             #expect(decoded == messages, "pieces of \(piece)")
@@ -123,18 +135,14 @@ struct HitFastPathTests {
         var framer = PacketFramer(maxPacketBytes: 64)
         let stream = DrumMessage.hit(DrumHit(drum: "kick")).packet + [0, 0, 1, 0] + Array(repeating: 0, count: 256)
         var seen = 0
-        let outcome = stream.withUnsafeBytes { bytes in
-            Result { () throws(DrumNetError) in
-                try framer.forEachPacket(in: bytes) { (_) throws(DrumNetError) -> Bool in seen += 1; return true }
-            }
+        #expect(throws: DrumNetError.packetTooLarge(size: 256, limit: 64)) {
+            try Self.feed(stream, to: &framer) { (_) throws(DrumNetError) in seen += 1 }
         }
         #expect(seen == 1)
-        #expect(throws: DrumNetError.packetTooLarge(size: 256, limit: 64)) { try outcome.get() }
         #expect(throws: DrumNetError.packetTooLarge(size: 256, limit: 64)) {
-            try [UInt8]([0, 0, 0, 4, 1, 2, 3, 4]).withUnsafeBytes { (bytes) throws(DrumNetError) in
-                try framer.forEachPacket(in: bytes) { (_) throws(DrumNetError) -> Bool in true }
-            }
+            try Self.feed([0, 0, 0, 4, 1, 2, 3, 4], to: &framer) { (_) throws(DrumNetError) in seen += 1 }
         }
+        #expect(seen == 1)
     }
 
     /// The server's path: a read of usual hits, framed, decoded and counted, allocates nothing once

@@ -58,38 +58,40 @@ public struct PacketFramer: Sendable {
         in input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws(DrumNetError) -> Bool
     ) throws(DrumNetError) {
         if let failure { throw failure }
-        var rest = input[...]
+        // Offsets into `input` rather than slices of it: slices of a raw buffer go through
+        // generic code that allocates in debug builds.
+        var offset = 0
         if bufferedBytes > 0 {
             // Finish the packet begun in an earlier read: its prefix first, then its body.
             compactAll()
             if buffer.count < 4 {
-                let take = min(4 - buffer.count, rest.count)
-                buffer.append(contentsOf: rest.prefix(take))
-                rest = rest.dropFirst(take)
+                let take = min(4 - buffer.count, input.count)
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[0..<take]))
+                offset = take
                 guard buffer.count == 4 else { return }
             }
             let length = try checkedLength(buffer[0], buffer[1], buffer[2], buffer[3])
-            let take = min(4 + length - buffer.count, rest.count)
-            buffer.append(contentsOf: rest.prefix(take))
-            rest = rest.dropFirst(take)
+            let take = min(4 + length - buffer.count, input.count - offset)
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[offset..<(offset + take)]))
+            offset += take
             guard buffer.count == 4 + length else { return }
             // withUnsafeBytes rethrows untyped errors: carry the typed one out in a Result.
             let outcome = buffer.withUnsafeBytes { bytes in
                 Result { () throws(DrumNetError) -> Bool in try body(UnsafeRawBufferPointer(rebasing: bytes[4...])) }
             }
-            let more = try outcome.get()
             buffer.removeAll(keepingCapacity: true)
-            guard more else { return }
+            guard try outcome.get() else { return }
         }
-        while rest.count >= 4 {
-            let s = rest.startIndex
-            let length = try checkedLength(rest[s], rest[s + 1], rest[s + 2], rest[s + 3])
-            guard rest.count >= 4 + length else { break }
-            let packet = UnsafeRawBufferPointer(rebasing: rest[(s + 4)..<(s + 4 + length)])
-            rest = rest.dropFirst(4 + length)
+        while input.count - offset >= 4 {
+            let length = try checkedLength(input[offset], input[offset + 1], input[offset + 2], input[offset + 3])
+            guard input.count - offset >= 4 + length else { break }
+            let packet = UnsafeRawBufferPointer(start: input.baseAddress! + offset + 4, count: length)
+            offset += 4 + length
             guard try body(packet) else { return }
         }
-        buffer.append(contentsOf: rest)
+        if offset < input.count {
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[offset...]))
+        }
     }
 
     /// The length in a packet's prefix, or the error it makes (which is kept: later calls throw it).
