@@ -7,7 +7,7 @@
 // its pings, for S seconds. Each pad keeps its own period from a random phase (seeded, so a run
 // can be repeated with --seed), and each hit is one packet in one write, as PadLink sends it.
 // Reported: hit latency from the pad's send to the brain's handler (both read the same monotonic
-// clock, so no offset is involved) p50/p99/max, hits lost, and the CPU time the brain's event-loop
+// clock, so no offset is involved) p50/p99/max, hits lost, and the CPU time the brain's network
 // thread used as a share of one core, in all and split into user and kernel time.
 import DrumNet
 import NIOCore
@@ -102,8 +102,7 @@ for count in padCounts {
         $0.removeAll(keepingCapacity: true)
         $0.reserveCapacity(Int(Double(count) * rate * (seconds + 1)))
     }
-    let loop = brain.eventLoop
-    let cpuBefore = try await loop.submit { threadCPUMicros() }.get()
+    let cpuBefore = try await brain.onNetworkThread { threadCPUMicros() }
     let wallBefore = MonotonicClock.nowMicros()
     // Each pad sends on its own period, from a random phase: independent pads, neither spread
     // evenly (which would never let two hits meet) nor in step.
@@ -119,7 +118,7 @@ for count in padCounts {
     try await Task.sleep(for: .microseconds(Int64(seconds * 1e6)))
     for task in tasks { task.cancel() }
     try await Task.sleep(for: .milliseconds(200))  // the last hits arrive
-    let cpuAfter = try await loop.submit { threadCPUMicros() }.get()
+    let cpuAfter = try await brain.onNetworkThread { threadCPUMicros() }
     let wall = MonotonicClock.nowMicros() - wallBefore
     var sent = 0
     for link in links { sent += await link.stop().sentHits }
