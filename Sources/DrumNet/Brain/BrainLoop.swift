@@ -4,9 +4,13 @@ import Synchronization
 import Glibc
 #endif
 
-/// The brain's network thread: one level-triggered epoll loop that accepts connections, feeds
-/// each one's reads to its `BrainConnection`, performs the actions it returns, and closes idle
-/// connections once a second.
+/// The brain's network thread: one epoll loop that accepts connections, feeds each one's reads
+/// to its `BrainConnection`, performs the actions it returns, and closes idle connections once a
+/// second.
+///
+/// Connections are edge-triggered: a read shorter than the buffer has drained the socket, and the
+/// next bytes to arrive raise a new event, so one read per arrival suffices (level-triggered epoll
+/// would poll every socket it reported once more on the next wait).
 ///
 /// Why a plain loop and not SwiftNIO, which the brain used before: a pad sends each hit as it
 /// fires, so nearly every read is one 48-byte hit, and per read NIO's channel, pipeline and
@@ -56,6 +60,10 @@ final class BrainLoop: @unchecked Sendable {
     static let outboxLimit = 256 * 1024
     /// Bytes taken per read: many packets, when a burst has piled up.
     static let readBufferBytes = 64 * 1024
+    /// Full reads of one connection before the others get their turn.
+    static let readsPerTurn = 4
+    /// What a connection is watched for: bytes, and the peer's close, edge-triggered.
+    static let padEvents = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
 
     let settings: Settings
     let listenFD: Int32
@@ -64,7 +72,11 @@ final class BrainLoop: @unchecked Sendable {
     /// Guards the jobs submitted from other threads.
     private let inbox = Mutex(Inbox())
 
-    private var pads: [Int32: Pad] = [:]
+    /// Open connections by descriptor.
+    private var pads: [Pad?] = []
+    private var padCount = 0
+    /// Connections whose reads were cut short to let the others go first, read again next turn.
+    private var backlog: [Pad] = []
     private var closed: [PadStatistics] = []
     private var nextID = 1
     private var stopping = false
@@ -138,7 +150,7 @@ final class BrainLoop: @unchecked Sendable {
 
     /// Open connections' statistics, oldest first.
     func openStatistics() -> [PadStatistics] {
-        pads.values.map(\.connection.statistics).sorted { $0.connectionID < $1.connectionID }
+        pads.compactMap { $0?.connection.statistics }.sorted { $0.connectionID < $1.connectionID }
     }
 
     /// Statistics of the connections closed so far (the last 1000), oldest first.
@@ -151,7 +163,7 @@ final class BrainLoop: @unchecked Sendable {
             listening = false
             watch(listenFD, 0, EPOLL_CTL_DEL)
         }
-        for pad in pads.values.sorted(by: { $0.connection.statistics.connectionID < $1.connection.statistics.connectionID }) {
+        for pad in pads.compactMap({ $0 }).sorted(by: { $0.connection.statistics.connectionID < $1.connection.statistics.connectionID }) {
             close(pad)
         }
         stopping = true
@@ -167,7 +179,7 @@ final class BrainLoop: @unchecked Sendable {
                 sweep(nowMicros: now)
                 nextSweepMicros = now + 1_000_000
             }
-            let timeoutMillis = Int32(clamping: (nextSweepMicros - now + 999) / 1000)
+            let timeoutMillis = backlog.isEmpty ? Int32(clamping: (nextSweepMicros - now + 999) / 1000) : 0
             let count = events.withUnsafeMutableBufferPointer {
                 epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeoutMillis)
             }
@@ -182,13 +194,18 @@ final class BrainLoop: @unchecked Sendable {
                     runJobs()
                 } else if fd == listenFD {
                     if listening { acceptAll() }
-                } else if let pad = pads[fd] {
+                } else if Int(fd) < pads.count, let pad = pads[Int(fd)] {
                     // Errors and hang-ups show up as a failed or empty read.
                     if event.events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
                         readable(pad)
                     }
                     if pad.isOpen && event.events & EPOLLOUT.rawValue != 0 { writable(pad) }
                 }
+            }
+            if !backlog.isEmpty {
+                let waiting = backlog
+                backlog.removeAll(keepingCapacity: true)
+                for pad in waiting where pad.isOpen { readable(pad) }
             }
         }
         finish()
@@ -243,20 +260,22 @@ final class BrainLoop: @unchecked Sendable {
                 kitName: settings.kitName, limits: settings.limits, key: settings.key,
                 nonce: settings.key == nil ? [] : PairingKey.makeNonce(), nowMicros: MonotonicClock.nowMicros())
             let pad = Pad(fd: fd, connection: connection)
-            guard pads.count < settings.maxConnections else {
+            guard padCount < settings.maxConnections else {
                 let text = "the brain has \(settings.maxConnections) connections, its limit; try later"
                 _ = DrumMessage.error(text).packet.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 Glibc.close(fd)
                 continue
             }
-            pads[fd] = pad
-            watch(fd, EPOLLIN.rawValue | EPOLLRDHUP.rawValue, EPOLL_CTL_ADD)
+            if Int(fd) >= pads.count { pads.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - pads.count)) }
+            pads[Int(fd)] = pad
+            padCount += 1
+            watch(fd, Self.padEvents, EPOLL_CTL_ADD)
         }
     }
 
     private func readable(_ pad: Pad) {
-        // Like NIO: a few reads while they fill the buffer, then back to the other sockets.
-        for _ in 0..<4 {
+        var fullReads = 0
+        while true {
             let count = Glibc.read(pad.fd, readBuffer.baseAddress, readBuffer.count)
             if count > 0 {
                 let now = MonotonicClock.nowMicros()
@@ -268,7 +287,13 @@ final class BrainLoop: @unchecked Sendable {
                                        into: &actions)
                 perform(actions, on: pad, receivedMicros: now)
                 self.actions = actions
+                // Shorter than the buffer: the socket is drained, and new bytes raise a new edge.
                 guard pad.isOpen, count == readBuffer.count else { return }
+                fullReads += 1
+                if fullReads == Self.readsPerTurn {
+                    backlog.append(pad)  // a flood: the other connections first, then more of it
+                    return
+                }
             } else if count == 0 {
                 close(pad)  // the peer closed
                 return
@@ -319,7 +344,7 @@ final class BrainLoop: @unchecked Sendable {
             sent = 0
         }
         pad.outbox.append(contentsOf: packet[sent...])
-        watch(pad.fd, EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLOUT.rawValue, EPOLL_CTL_MOD)
+        watch(pad.fd, Self.padEvents | EPOLLOUT.rawValue, EPOLL_CTL_MOD)
     }
 
     private func writable(_ pad: Pad) {
@@ -340,7 +365,7 @@ final class BrainLoop: @unchecked Sendable {
         }
         pad.outbox.removeAll(keepingCapacity: false)
         pad.outboxStart = 0
-        watch(pad.fd, EPOLLIN.rawValue | EPOLLRDHUP.rawValue, EPOLL_CTL_MOD)
+        watch(pad.fd, Self.padEvents, EPOLL_CTL_MOD)
     }
 
     private func close(_ pad: Pad) {
@@ -348,7 +373,8 @@ final class BrainLoop: @unchecked Sendable {
         pad.isOpen = false
         watch(pad.fd, 0, EPOLL_CTL_DEL)
         Glibc.close(pad.fd)
-        pads.removeValue(forKey: pad.fd)
+        pads[Int(pad.fd)] = nil
+        padCount -= 1
         closed.append(pad.connection.statistics)
         if closed.count > Self.closedLimit { closed.removeFirst() }
     }
@@ -356,7 +382,7 @@ final class BrainLoop: @unchecked Sendable {
     /// Once a second: closes connections silent for longer than the idle limit, and listens
     /// again if running out of descriptors stopped it.
     private func sweep(nowMicros: Int64) {
-        for pad in Array(pads.values) {
+        for case let pad? in pads {
             if let action = pad.connection.checkIdle(nowMicros: nowMicros) {
                 perform([action], on: pad, receivedMicros: 0)
             }
