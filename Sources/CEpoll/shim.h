@@ -3,6 +3,7 @@
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <pthread.h>
 #include <sys/socket.h>
 
 /// The fd stored in an event's data. epoll_event is packed on x86_64, so Swift cannot take the
@@ -18,5 +19,8 @@ static inline struct epoll_event CEpoll_event(int fd, unsigned int events) {
 
 /// accept4(2) with SOCK_NONBLOCK and SOCK_CLOEXEC: Glibc's Swift module hides the GNU call.
 static inline int CEpoll_accept(int fd) { return accept4(fd, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+/// Names the calling thread (seen by top and perf): pthread_setname_np is a GNU call too.
+static inline int CEpoll_nameThread(const char *name) { return pthread_setname_np(pthread_self(), name); }
 
 #endif

@@ -212,6 +212,23 @@ struct NetworkTests {
         await brain.stop()
     }
 
+    /// A client that sends its hits and closes at once (as oscsend does) is played and its
+    /// connection closed at once, not left to the idle limit: the brain sees the close together
+    /// with the last bytes.
+    @Test func aClientThatSendsAndClosesIsPlayedAndClosedAtOnce() async throws {
+        let collector = HitCollector()
+        let brain = try await startBrain(collector: collector)
+        for round in 0..<20 {
+            let socket = RawSocket(port: brain.port)!
+            socket.send(DrumMessage.hit(DrumHit(drum: "snare", sequence: Int32(round))).packet)
+            socket.close()
+        }
+        #expect(await eventually(within: 3) { collector.all.count == 20 })
+        #expect(await eventually(within: 3) { ((try? await brain.closedStatistics())?.count ?? 0) == 20 })
+        #expect(try await brain.statistics().isEmpty)
+        await brain.stop()
+    }
+
     @Test func silentConnectionsAreClosedAfterTheIdleLimit() async throws {
         let brain = try await startBrain(limits: .init(idleTimeoutMicros: 200_000), collector: HitCollector())
         let socket = RawSocket(port: brain.port)!

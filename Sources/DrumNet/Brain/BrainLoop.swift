@@ -115,6 +115,7 @@ final class BrainLoop: @unchecked Sendable {
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { argument in
             let loop = Unmanaged<BrainLoop>.fromOpaque(argument!).takeRetainedValue()
+            _ = CEpoll_nameThread("drumbrain-net")  // for top and perf; without it, only the name is lost
             loop.run()
             return nil
         }, box.toOpaque())
@@ -197,7 +198,7 @@ final class BrainLoop: @unchecked Sendable {
                 } else if Int(fd) < pads.count, let pad = pads[Int(fd)] {
                     // Errors and hang-ups show up as a failed or empty read.
                     if event.events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
-                        readable(pad)
+                        readable(pad, peerClosed: event.events & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0)
                     }
                     if pad.isOpen && event.events & EPOLLOUT.rawValue != 0 { writable(pad) }
                 }
@@ -205,7 +206,7 @@ final class BrainLoop: @unchecked Sendable {
             if !backlog.isEmpty {
                 let waiting = backlog
                 backlog.removeAll(keepingCapacity: true)
-                for pad in waiting where pad.isOpen { readable(pad) }
+                for pad in waiting where pad.isOpen { readable(pad, peerClosed: false) }
             }
         }
         finish()
@@ -273,7 +274,9 @@ final class BrainLoop: @unchecked Sendable {
         }
     }
 
-    private func readable(_ pad: Pad) {
+    /// Reads what `pad` sent. With `peerClosed` (the peer shut down or failed), reads on to the
+    /// end, which closes the connection: that edge comes once.
+    private func readable(_ pad: Pad, peerClosed: Bool) {
         var fullReads = 0
         while true {
             let count = Glibc.read(pad.fd, readBuffer.baseAddress, readBuffer.count)
@@ -288,9 +291,10 @@ final class BrainLoop: @unchecked Sendable {
                 perform(actions, on: pad, receivedMicros: now)
                 self.actions = actions
                 // Shorter than the buffer: the socket is drained, and new bytes raise a new edge.
-                guard pad.isOpen, count == readBuffer.count else { return }
+                guard pad.isOpen else { return }
+                if count < readBuffer.count && !peerClosed { return }
                 fullReads += 1
-                if fullReads == Self.readsPerTurn {
+                if fullReads == Self.readsPerTurn && !peerClosed {
                     backlog.append(pad)  // a flood: the other connections first, then more of it
                     return
                 }
