@@ -131,7 +131,7 @@ struct Serve: AsyncParsableCommand {
                                                    hitBurst: max(10, maxHitsPerSecond / 4)),
                                      maxConnections: maxConnections, key: key),
                 onHit: { received in
-                    // On the network's event-loop thread: hand the hit to the audio thread at once.
+                    // On the network thread: hand the hit to the audio thread at once.
                     var number: UInt32 = 0
                     let found = drums.lookup(received.hit.drum)
                     if let (index, generation) = found {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import DrumNet
 
-/// Collects what a brain server receives, from its event-loop thread.
+/// Collects what a brain server receives, from its network thread.
 final class HitCollector: Sendable {
     private let hits = Mutex<[ReceivedHit]>([])
     func add(_ hit: ReceivedHit) { hits.withLock { $0.append(hit) } }

@@ -21,7 +21,7 @@
 ///            ▼                     ▼
 ///          closed               closed
 ///
-/// Thread safety: a value type, used on the connection's event loop only.
+/// Thread safety: a value type, used on the brain's network thread only.
 public struct BrainConnection: Sendable {
     /// What the server does for the connection.
     public enum Action: Equatable, Sendable {
