@@ -229,6 +229,35 @@ struct NetworkTests {
         await brain.stop()
     }
 
+    /// A client that pings and never reads its pongs fills the socket's buffers; once the brain
+    /// holds more than `BrainLoop.outboxLimit` unsent bytes for it, it closes the connection
+    /// instead of growing, and goes on serving other pads.
+    @Test func aClientThatNeverReadsItsPongsIsClosedNotBuffered() async throws {
+        let collector = HitCollector()
+        let brain = try await startBrain(collector: collector)
+        let greedy = RawSocket(port: brain.port)!
+        var small: Int32 = 4096  // a small receive buffer, so the brain's side fills sooner
+        setsockopt(greedy.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        let pings = Array(repeating: DrumMessage.ping(timeMicros: 1, offsetMicros: nil, roundTripMicros: nil).packet,
+                          count: 1000).joined()
+        let batch = Array(pings)
+        var sentBytes = 0
+        let deadline = MonotonicClock.nowMicros() + 20_000_000
+        while MonotonicClock.nowMicros() < deadline {
+            let sent = batch.withUnsafeBytes { Glibc.send(greedy.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { break }  // reset by the brain's close
+            sentBytes += sent
+        }
+        #expect(MonotonicClock.nowMicros() < deadline, "still open after \(sentBytes) bytes of pings")
+        #expect(await eventually(within: 3) { ((try? await brain.closedStatistics())?.count ?? 0) == 1 })
+        greedy.close()
+        let good = RawSocket(port: brain.port)!
+        good.send(DrumMessage.hit(DrumHit(drum: "snare")).packet)
+        #expect(await eventually(within: 3) { collector.all.count == 1 })
+        good.close()
+        await brain.stop()
+    }
+
     @Test func silentConnectionsAreClosedAfterTheIdleLimit() async throws {
         let brain = try await startBrain(limits: .init(idleTimeoutMicros: 200_000), collector: HitCollector())
         let socket = RawSocket(port: brain.port)!
