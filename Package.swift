@@ -34,14 +34,17 @@ let package = Package(
         .systemLibrary(
             name: "CSampleRate", pkgConfig: "samplerate",
             providers: [.apt(["libsamplerate0-dev"])]),
+        // Linux's epoll and eventfd (part of libc) for the brain's network thread.
+        .systemLibrary(name: "CEpoll"),
 
         // Pure Swift signal code: detectors, sensor logs, scoring, sweeps. No Foundation, no C.
         .target(name: "HitDetect"),
-        // Wire codec, connection state machines, brain server, pad link, Avahi discovery.
+        // Wire codec, connection state machines, brain server (its own epoll loop), pad link
+        // (SwiftNIO), Avahi discovery.
         .target(
             name: "DrumNet",
             dependencies: [
-                "CAvahiClient",
+                "CAvahiClient", "CEpoll",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -91,7 +94,7 @@ let package = Package(
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
         // Runs executables and system tools from tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport"]),
+        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "DrumBrainTests",
                     dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "CALSA", "CSndFile", "TestSupport"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "AllocationCounter", "TestSupport"]),

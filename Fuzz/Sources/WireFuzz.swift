@@ -1,7 +1,8 @@
 // libFuzzer target: the brain's wire decoder. The input is a TCP byte stream, split into
 // arbitrary reads (the first byte picks the read size); each packet the framer returns is decoded
-// as OSC and then as a drum message; then the same reads go through the brain's per-connection
-// state machine (BrainConnection), clock and latency arithmetic included. Any trap is a finding.
+// as OSC and then as a drum message, and by the brain's fast path for hits, which must agree; then
+// the same reads go through the brain's per-connection state machine (BrainConnection), clock and
+// latency arithmetic included. Any trap is a finding.
 // Built with the DrumNet sources it needs by scripts/fuzz (swiftc -sanitize=fuzzer,address).
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -11,6 +12,7 @@ public func wireFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let readSize = Int(first % 64) + 1
     let stream = input.dropFirst()
     var framer = PacketFramer(maxPacketBytes: 4096)
+    var lastDrum = ""
     var offset = stream.startIndex
     streaming: while offset < stream.endIndex {
         let end = min(offset + readSize, stream.endIndex)
@@ -20,8 +22,15 @@ public func wireFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let packet: ArraySlice<UInt8>?
             do { packet = try framer.nextPacket() } catch { break streaming }
             guard let packet else { break }
-            guard let osc = try? OSCDecoding.message(packet) else { continue }
-            if let message = try? DrumMessage(osc) {
+            // The brain's fast path for hits must agree with the general path below.
+            let fast = packet.withUnsafeBytes { DrumHit.fastDecode($0, drum: &lastDrum) }
+            guard let osc = try? OSCDecoding.message(packet) else {
+                precondition(fast == nil, "fast path took a packet the decoder refuses")
+                continue
+            }
+            let message = try? DrumMessage(osc)
+            if let fast { precondition(message == .hit(fast), "fast path gave \(fast), not \(String(describing: message))") }
+            if let message {
                 // What decodes must encode and decode to the same message.
                 let again = try? DrumMessage(OSCDecoding.message(message.packet.dropFirst(4)))
                 if case .hit(let hit) = message {

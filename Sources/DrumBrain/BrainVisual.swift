@@ -7,7 +7,7 @@ import Glibc
 
 /// The brain's terminal visual (issue 7): the `DrumVisual` renderer, fed from the brain's parts.
 ///
-/// Thread safety: `hit` from the network event loop only (the hits ring's one producer);
+/// Thread safety: `hit` from the network thread only (the hits ring's one producer);
 /// `started` from the hit printer only; the rest from the control side.
 final class BrainVisual: Sendable {
     let renderer: VisualRenderer

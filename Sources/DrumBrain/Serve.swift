@@ -184,7 +184,7 @@ struct Serve: AsyncParsableCommand {
                                                    hitBurst: max(10, maxHitsPerSecond / 4)),
                                      maxConnections: maxConnections, key: key),
                 onHit: { received in
-                    // On the network's event-loop thread: hand the hit to the audio thread at once.
+                    // On the network thread: hand the hit to the audio thread at once.
                     // Crosstalk is judged on the pad's time where known (receipt minus latency).
                     if let crosstalk, !crosstalk.admit(
                         drum: received.hit.drum, micros: received.receivedMicros - (received.latencyMicros ?? 0),

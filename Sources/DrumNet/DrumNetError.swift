@@ -1,4 +1,7 @@
 import CAvahiClient
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Errors of the network side: the wire codec, connections and Avahi discovery.
 public enum DrumNetError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -32,6 +35,12 @@ public enum DrumNetError: Error, Equatable, Sendable, CustomStringConvertible {
     case avahi(operation: String, code: Int32)
     /// A pairing key file cannot be used; names the file and the problem, never the key.
     case keyFile(path: String, problem: String)
+    /// A socket call of the brain's server failed; carries the C `errno`.
+    case socket(operation: String, code: Int32)
+    /// The brain's address could not be resolved; carries getaddrinfo's own message.
+    case resolve(host: String, message: String)
+    /// The brain's server was asked for something after it stopped.
+    case serverStopped
 
     public var description: String {
         switch self {
@@ -63,6 +72,12 @@ public enum DrumNetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(address): expected arguments \(expected), found \(found)"
         case .avahi(let operation, let code):
             return "\(operation): \(Self.avahiMessage(code)) (avahi error \(code))"
+        case .socket(let operation, let code):
+            return "\(operation): \(String(cString: strerror(code))) (errno \(code))"
+        case .resolve(let host, let message):
+            return "cannot resolve \(host): \(message)"
+        case .serverStopped:
+            return "the brain's server has stopped"
         case .keyFile(let path, let problem):
             return "key file \(path): \(problem); \(PairingKey.howToMake) (at least "
                 + "\(PairingKey.minimumBytes) bytes) and give the same file to the brain and every pad"

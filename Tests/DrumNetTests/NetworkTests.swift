@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import DrumNet
 
-/// Collects what a brain server receives, from its event-loop thread.
+/// Collects what a brain server receives, from its network thread.
 final class HitCollector: Sendable {
     private let hits = Mutex<[ReceivedHit]>([])
     func add(_ hit: ReceivedHit) { hits.withLock { $0.append(hit) } }
@@ -209,6 +209,52 @@ struct NetworkTests {
         if case .error(let text)? = messages(in: reply).first { #expect(text.contains("limit")) }
         else { Issue.record("no error for the third connection") }
         for s in [a, b, c] { s.close() }
+        await brain.stop()
+    }
+
+    /// A client that sends its hits and closes at once (as oscsend does) is played and its
+    /// connection closed at once, not left to the idle limit: the brain sees the close together
+    /// with the last bytes.
+    @Test func aClientThatSendsAndClosesIsPlayedAndClosedAtOnce() async throws {
+        let collector = HitCollector()
+        let brain = try await startBrain(collector: collector)
+        for round in 0..<20 {
+            let socket = RawSocket(port: brain.port)!
+            socket.send(DrumMessage.hit(DrumHit(drum: "snare", sequence: Int32(round))).packet)
+            socket.close()
+        }
+        #expect(await eventually(within: 3) { collector.all.count == 20 })
+        #expect(await eventually(within: 3) { ((try? await brain.closedStatistics())?.count ?? 0) == 20 })
+        #expect(try await brain.statistics().isEmpty)
+        await brain.stop()
+    }
+
+    /// A client that pings and never reads its pongs fills the socket's buffers; once the brain
+    /// holds more than `BrainLoop.outboxLimit` unsent bytes for it, it closes the connection
+    /// instead of growing, and goes on serving other pads.
+    @Test func aClientThatNeverReadsItsPongsIsClosedNotBuffered() async throws {
+        let collector = HitCollector()
+        let brain = try await startBrain(collector: collector)
+        let greedy = RawSocket(port: brain.port)!
+        var small: Int32 = 4096  // a small receive buffer, so the brain's side fills sooner
+        setsockopt(greedy.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        let pings = Array(repeating: DrumMessage.ping(timeMicros: 1, offsetMicros: nil, roundTripMicros: nil).packet,
+                          count: 1000).joined()
+        let batch = Array(pings)
+        var sentBytes = 0
+        let deadline = MonotonicClock.nowMicros() + 20_000_000
+        while MonotonicClock.nowMicros() < deadline {
+            let sent = batch.withUnsafeBytes { Glibc.send(greedy.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { break }  // reset by the brain's close
+            sentBytes += sent
+        }
+        #expect(MonotonicClock.nowMicros() < deadline, "still open after \(sentBytes) bytes of pings")
+        #expect(await eventually(within: 3) { ((try? await brain.closedStatistics())?.count ?? 0) == 1 })
+        greedy.close()
+        let good = RawSocket(port: brain.port)!
+        good.send(DrumMessage.hit(DrumHit(drum: "snare")).packet)
+        #expect(await eventually(within: 3) { collector.all.count == 1 })
+        good.close()
         await brain.stop()
     }
 

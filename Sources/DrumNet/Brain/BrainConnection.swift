@@ -21,7 +21,7 @@
 ///            ▼                     ▼
 ///          closed               closed
 ///
-/// Thread safety: a value type, used on the connection's event loop only.
+/// Thread safety: a value type, used on the brain's network thread only.
 public struct BrainConnection: Sendable {
     /// What the server does for the connection.
     public enum Action: Equatable, Sendable {
@@ -88,6 +88,8 @@ public struct BrainConnection: Sendable {
     private var pairing: Pairing
 
     private var framer: PacketFramer
+    /// The drum name of the last hit, reused while the pad keeps sending it.
+    private var lastDrum = ""
     private var lastSequence: Int32?
     private var lastActivityMicros: Int64
     /// Hits the connection may still send now (the token bucket), and when it was last filled.
@@ -114,23 +116,40 @@ public struct BrainConnection: Sendable {
 
     /// Takes bytes received at `nowMicros` (brain clock) and returns what to do, in order.
     public mutating func receive(_ bytes: some Sequence<UInt8>, nowMicros: Int64) -> [Action] {
-        guard !isClosed else { return [] }
-        framer.append(bytes)
         var actions: [Action] = []
-        do {
-            while !isClosed, let packet = try framer.nextPacket() {
-                let message = try DrumMessage(OSCDecoding.message(packet))
+        Array(bytes).withUnsafeBytes { receive($0, nowMicros: nowMicros, into: &actions) }
+        return actions
+    }
+
+    /// Takes one read's bytes, received at `nowMicros` (brain clock), and appends what to do, in
+    /// order, to `actions`: the server's path, which neither copies whole packets nor allocates
+    /// for the usual hits (the caller reuses `actions`).
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, nowMicros: Int64, into actions: inout [Action]) {
+        guard !isClosed else { return }
+        // The framer is moved out while its packets are handled, so that handling them can
+        // change the rest of `self`; an empty framer holds nothing to copy.
+        var framer = PacketFramer(maxPacketBytes: limits.maxPacketBytes)
+        swap(&framer, &self.framer)
+        defer { swap(&framer, &self.framer) }
+        do throws(DrumNetError) {
+            try framer.forEachPacket(in: bytes) { (packet) throws(DrumNetError) -> Bool in
+                let message: DrumMessage
+                if let hit = DrumHit.fastDecode(packet, drum: &lastDrum) {
+                    message = .hit(hit)
+                } else {
+                    message = try DrumMessage(OSCDecoding.message(packet))
+                }
                 // Only whole messages count as activity: a client trickling a packet's bytes
                 // (slow loris) is closed by the idle limit like a silent one.
                 lastActivityMicros = nowMicros
                 handle(message, nowMicros: nowMicros, into: &actions)
+                return !isClosed
             }
         } catch {
             statistics.errors += 1
             isClosed = true
             actions.append(.sendErrorAndClose(error.description))
         }
-        return actions
     }
 
     /// Closes the connection if it has sent no whole message for longer than the idle limit.

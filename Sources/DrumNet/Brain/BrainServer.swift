@@ -1,5 +1,7 @@
-import NIOCore
-import NIOPosix
+import CEpoll
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A hit as the brain received it.
 public struct ReceivedHit: Sendable, Equatable {
@@ -17,9 +19,9 @@ public struct ReceivedHit: Sendable, Equatable {
 
 /// The brain's TCP server: accepts pads and OSC clients, turns their packets into hits.
 ///
-/// All connections live on one event-loop thread, so hits reach `onHit` from a single thread, in
-/// arrival order: the audio side can take them through a single-producer queue. `onHit` runs on
-/// that thread and must not block.
+/// All connections live on one network thread (`BrainLoop`, an epoll loop), so hits reach
+/// `onHit` from a single thread, in arrival order: the audio side can take them through a
+/// single-producer queue. `onHit` runs on that thread and must not block.
 public final class BrainServer: Sendable {
     /// Where and how the server listens.
     public struct Configuration: Sendable {
@@ -57,205 +59,94 @@ public final class BrainServer: Sendable {
 
     /// The server's settings.
     public let configuration: Configuration
-    let group: MultiThreadedEventLoopGroup
-    let table: NIOLoopBoundBox<ConnectionTable>
-    let onHit: @Sendable (ReceivedHit) -> Void
-    private let channel: Channel
+    /// The port actually bound.
+    public let port: Int
+    private let loop: BrainLoop
 
-    /// Binds and starts accepting. Throws if the address cannot be bound.
+    /// Binds and starts accepting. Throws if the address cannot be resolved or bound.
     public init(configuration: Configuration, onHit: @escaping @Sendable (ReceivedHit) -> Void) async throws {
         self.configuration = configuration
-        self.onHit = onHit
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        self.group = group
-        let loop = group.next()
-        let table = NIOLoopBoundBox.makeBoxSendingValue(ConnectionTable(), eventLoop: loop)
-        self.table = table
-        let limits = configuration.limits
-        let names = (configuration.brainName, configuration.kitName)
-        let maxConnections = configuration.maxConnections
-        let key = configuration.key
+        let (fd, port) = try Self.listen(host: configuration.host, port: configuration.port)
+        self.port = port
         do {
-            channel = try await ServerBootstrap(group: group)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .serverChannelOption(.backlog, value: 256)
-                .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-                .childChannelOption(.socketOption(.so_keepalive), value: 1)
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let handler = BrainConnectionHandler(
-                            table: table, limits: limits, brainName: names.0, kitName: names.1,
-                            maxConnections: maxConnections, key: key, onHit: onHit)
-                        try channel.pipeline.syncOperations.addHandler(handler)
-                    }
-                }
-                .bind(host: configuration.host, port: configuration.port)
-                .get()
+            loop = try BrainLoop(
+                listenFD: fd,
+                settings: .init(limits: configuration.limits, brainName: configuration.brainName,
+                                kitName: configuration.kitName, maxConnections: configuration.maxConnections,
+                                key: configuration.key, onHit: onHit))
         } catch {
-            try? await group.shutdownGracefully()
+            Glibc.close(fd)
             throw error
         }
+        loop.start()
     }
 
-    /// The event loop every connection runs on (for measurements of its thread).
-    public var eventLoop: any EventLoop { table.eventLoop }
-
-    /// The port actually bound.
-    public var port: Int { channel.localAddress?.port ?? configuration.port }
+    /// Runs `body` on the network thread, the one `onHit` runs on, and returns its result (for
+    /// measurements of that thread). Throws `serverStopped` after `stop()`.
+    public func onNetworkThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
+        try await loop.run(body)
+    }
 
     /// A snapshot of every open connection's statistics, oldest first.
     public func statistics() async throws -> [PadStatistics] {
-        try await table.eventLoop.submit { [table] in
-            table.value.handlers.values.map(\.connection.statistics).sorted { $0.connectionID < $1.connectionID }
-        }.get()
+        let loop = self.loop
+        return try await loop.run { loop.openStatistics() }
     }
 
     /// Statistics of the connections closed so far (the last 1000), oldest first.
     public func closedStatistics() async throws -> [PadStatistics] {
-        try await table.eventLoop.submit { [table] in table.value.closed }.get()
+        let loop = self.loop
+        return try await loop.run { loop.closedStatistics() }
     }
 
-    /// Stops accepting, closes every connection, stops the event loop, and returns the
+    /// Stops accepting, closes every connection, stops the network thread, and returns the
     /// statistics of every connection of the run (the last 1000), oldest first.
     @discardableResult
     public func stop() async -> [PadStatistics] {
-        try? await channel.close().get()  // already closed is fine
-        let closing = try? await table.eventLoop.flatSubmit { [table] in
-            let futures = table.value.handlers.values.map { $0.close() }
-            return EventLoopFuture.andAllComplete(futures, on: table.eventLoop)
-        }.get()
-        _ = closing
-        let totals = (try? await closedStatistics()) ?? []
-        try? await group.shutdownGracefully()  // nothing left to do if it fails
-        return totals
-    }
-}
-
-/// The open connections, and the last closed ones; touched only on the server's event loop.
-final class ConnectionTable {
-    var handlers: [Int: BrainConnectionHandler] = [:]
-    /// Statistics of closed connections, oldest first, at most `closedLimit`.
-    var closed: [PadStatistics] = []
-    static let closedLimit = 1000
-    var nextID = 1
-}
-
-/// Drives one connection's `BrainConnection` from the channel's events.
-final class BrainConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-
-    let table: NIOLoopBoundBox<ConnectionTable>
-    let limits: BrainConnection.Limits
-    let brainName: String
-    let kitName: String
-    let maxConnections: Int
-    let key: PairingKey?
-    let onHit: @Sendable (ReceivedHit) -> Void
-    var connection: BrainConnection
-    private var context: ChannelHandlerContext?
-    private var idleCheck: RepeatedTask?
-
-    init(table: NIOLoopBoundBox<ConnectionTable>, limits: BrainConnection.Limits, brainName: String,
-         kitName: String, maxConnections: Int, key: PairingKey?,
-         onHit: @escaping @Sendable (ReceivedHit) -> Void) {
-        self.key = key
-        self.table = table
-        self.limits = limits
-        self.brainName = brainName
-        self.kitName = kitName
-        self.maxConnections = maxConnections
-        self.onHit = onHit
-        connection = BrainConnection(connectionID: 0, address: "", brainName: brainName,
-                                     kitName: kitName, limits: limits, nowMicros: 0)
+        let loop = self.loop
+        return (try? await loop.run { loop.shutdown() }) ?? []  // already stopped: nothing left
     }
 
-    func channelActive(context: ChannelHandlerContext) {
-        self.context = context
-        let id = table.value.nextID
-        table.value.nextID += 1
-        let address = context.remoteAddress.map(Self.describe) ?? "unknown"
-        connection = BrainConnection(connectionID: id, address: address, brainName: brainName,
-                                     kitName: kitName, limits: limits, key: key,
-                                     nonce: key == nil ? [] : PairingKey.makeNonce(),
-                                     nowMicros: MonotonicClock.nowMicros())
-        guard table.value.handlers.count < maxConnections else {
-            send(.error("the brain has \(maxConnections) connections, its limit; try later"))
-            context.close(promise: nil)
-            return
+    /// A listening, non-blocking TCP socket bound to `host` (resolved; its first address) and
+    /// `port`, and the port it got.
+    static func listen(host: String, port: Int) throws(DrumNetError) -> (fd: Int32, port: Int) {
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let resolved = getaddrinfo(host, String(port), &hints, &found)
+        guard resolved == 0, let address = found else {
+            throw .resolve(host: host, message: String(cString: gai_strerror(resolved)))
         }
-        table.value.handlers[id] = self
-        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        idleCheck = context.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
-            loopBound.value.checkIdle()
+        defer { freeaddrinfo(found) }
+        let fd = socket(address.pointee.ai_family,
+                        Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .socket(operation: "socket", code: errno) }
+        func fail(_ operation: String) -> DrumNetError {
+            let code = errno
+            Glibc.close(fd)
+            return .socket(operation: "\(operation) \(host):\(port)", code: code)
         }
-        context.fireChannelActive()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
-        if table.value.handlers.removeValue(forKey: connection.statistics.connectionID) != nil {
-            table.value.closed.append(connection.statistics)
-            if table.value.closed.count > ConnectionTable.closedLimit { table.value.closed.removeFirst() }
+        var one: Int32 = 1
+        guard setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw fail("setsockopt SO_REUSEADDR")
         }
-        self.context = nil
-        context.fireChannelInactive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        let now = MonotonicClock.nowMicros()
-        let actions = connection.receive(buffer.readableBytesView, nowMicros: now)
-        perform(actions, receivedMicros: now)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        context.close(promise: nil)  // a reset or similar: the pad reconnects if it wants to
-    }
-
-    func checkIdle() {
-        if let action = connection.checkIdle(nowMicros: MonotonicClock.nowMicros()) {
-            perform([action], receivedMicros: 0)
+        guard bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 else { throw fail("bind") }
+        guard Glibc.listen(fd, 256) == 0 else { throw fail("listen") }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-    }
-
-    /// Closes the connection (the server is stopping); the future completes when it is closed.
-    func close() -> EventLoopFuture<Void> {
-        guard let context else { return table.eventLoop.makeSucceededVoidFuture() }
-        context.close(promise: nil)
-        return context.channel.closeFuture
-    }
-
-    private func perform(_ actions: [BrainConnection.Action], receivedMicros: Int64) {
-        for action in actions {
-            switch action {
-            case .deliver(let hit, let latency):
-                onHit(ReceivedHit(hit: hit, connectionID: connection.statistics.connectionID,
-                                  padName: connection.statistics.padName,
-                                  receivedMicros: receivedMicros, latencyMicros: latency))
-            case .send(let message):
-                send(message)
-            case .sendErrorAndClose(let text):
-                send(.error(text))
-                context?.close(promise: nil)
+        guard named == 0 else { throw fail("getsockname") }
+        let family = Int32(storage.ss_family)
+        let bound: UInt16 = withUnsafePointer(to: storage) {
+            if family == AF_INET6 {
+                return $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
             }
+            return $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
         }
-    }
-
-    /// Writes one message as one packet in one write.
-    private func send(_ message: DrumMessage) {
-        guard let context else { return }
-        let packet = message.packet
-        var buffer = context.channel.allocator.buffer(capacity: packet.count)
-        buffer.writeBytes(packet)
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-    }
-
-    static func describe(_ address: SocketAddress) -> String {
-        switch address {
-        case .v4: return "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
-        case .v6: return "[\(address.ipAddress ?? "?")]:\(address.port ?? 0)"
-        default: return "\(address)"
-        }
+        return (fd, Int(bound))
     }
 }

@@ -46,6 +46,8 @@ public struct LatencyWindow: Sendable, Equatable {
 
     /// Adds one latency.
     public mutating func add(_ micros: Int64) {
+        // Room for the whole window at once, so the brain's hot path never grows the array.
+        if values.isEmpty { values.reserveCapacity(Self.capacity) }
         if values.count < Self.capacity {
             values.append(micros)
         } else {

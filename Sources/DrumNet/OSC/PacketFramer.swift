@@ -38,9 +38,65 @@ public struct PacketFramer: Sendable {
     public mutating func nextPacket() throws(DrumNetError) -> ArraySlice<UInt8>? {
         if let failure { throw failure }
         guard bufferedBytes >= 4 else { compact(); return nil }
-        let b = buffer[readOffset..<(readOffset + 4)]
-        let raw = UInt32(b[b.startIndex]) << 24 | UInt32(b[b.startIndex + 1]) << 16
-            | UInt32(b[b.startIndex + 2]) << 8 | UInt32(b[b.startIndex + 3])
+        let length = try checkedLength(buffer[readOffset], buffer[readOffset + 1], buffer[readOffset + 2],
+                                       buffer[readOffset + 3])
+        guard bufferedBytes >= 4 + length else { compact(); return nil }
+        let start = readOffset + 4
+        readOffset = start + length
+        return buffer[start..<readOffset]
+    }
+
+    /// Takes `input` (one read) and calls `body` with each whole packet's message bytes, in order.
+    /// Packets that arrive whole in `input` are passed in place, without a copy; only a packet
+    /// split across reads is gathered in the framer's buffer. `body` returns false to stop (the
+    /// connection closed): the rest of `input` is then dropped.
+    ///
+    /// Throws like `nextPacket()` for a bad length prefix, and rethrows what `body` throws; the
+    /// packets before the bad one have been passed. The pointer given to `body` is valid only
+    /// during the call.
+    public mutating func forEachPacket(
+        in input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws(DrumNetError) -> Bool
+    ) throws(DrumNetError) {
+        if let failure { throw failure }
+        // Offsets into `input` rather than slices of it: slices of a raw buffer go through
+        // generic code that allocates in debug builds.
+        var offset = 0
+        if bufferedBytes > 0 {
+            // Finish the packet begun in an earlier read: its prefix first, then its body.
+            compactAll()
+            if buffer.count < 4 {
+                let take = min(4 - buffer.count, input.count)
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[0..<take]))
+                offset = take
+                guard buffer.count == 4 else { return }
+            }
+            let length = try checkedLength(buffer[0], buffer[1], buffer[2], buffer[3])
+            let take = min(4 + length - buffer.count, input.count - offset)
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[offset..<(offset + take)]))
+            offset += take
+            guard buffer.count == 4 + length else { return }
+            // withUnsafeBytes rethrows untyped errors: carry the typed one out in a Result.
+            let outcome = buffer.withUnsafeBytes { bytes in
+                Result { () throws(DrumNetError) -> Bool in try body(UnsafeRawBufferPointer(rebasing: bytes[4...])) }
+            }
+            buffer.removeAll(keepingCapacity: true)
+            guard try outcome.get() else { return }
+        }
+        while input.count - offset >= 4 {
+            let length = try checkedLength(input[offset], input[offset + 1], input[offset + 2], input[offset + 3])
+            guard input.count - offset >= 4 + length else { break }
+            let packet = UnsafeRawBufferPointer(start: input.baseAddress! + offset + 4, count: length)
+            offset += 4 + length
+            guard try body(packet) else { return }
+        }
+        if offset < input.count {
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[offset...]))
+        }
+    }
+
+    /// The length in a packet's prefix, or the error it makes (which is kept: later calls throw it).
+    private mutating func checkedLength(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) throws(DrumNetError) -> Int {
+        let raw = UInt32(b0) << 24 | UInt32(b1) << 16 | UInt32(b2) << 8 | UInt32(b3)
         if raw == 0 {
             failure = .zeroLengthPacket
         } else if raw & 0x8000_0000 != 0 {
@@ -49,11 +105,15 @@ public struct PacketFramer: Sendable {
             failure = .packetTooLarge(size: Int(raw), limit: maxPacketBytes)
         }
         if let failure { throw failure }
-        let length = Int(raw)
-        guard bufferedBytes >= 4 + length else { compact(); return nil }
-        let start = readOffset + 4
-        readOffset = start + length
-        return buffer[start..<readOffset]
+        return Int(raw)
+    }
+
+    /// Drops every consumed byte.
+    private mutating func compactAll() {
+        if readOffset > 0 {
+            buffer.removeFirst(readOffset)
+            readOffset = 0
+        }
     }
 
     /// Drops consumed bytes once they are most of the buffer, so it never grows past about two
