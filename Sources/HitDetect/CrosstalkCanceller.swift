@@ -29,7 +29,7 @@ public struct CrosstalkCanceller: Sendable {
 
     private struct Recent: Sendable {
         var source = -1
-        var time = -Double.infinity
+        var time = -Double.infinity  // an empty slot is never within the window
         var velocity = 0.0
     }
 
@@ -37,38 +37,30 @@ public struct CrosstalkCanceller: Sendable {
     /// Hits cancelled so far.
     public private(set) var cancelled = 0
     // The last admitted hits, a ring: enough for 16 pads striking within one window.
-    private var recent: (Recent, Recent, Recent, Recent, Recent, Recent, Recent, Recent,
-                         Recent, Recent, Recent, Recent, Recent, Recent, Recent, Recent)
+    private var recent = InlineArray<16, Recent>(repeating: Recent())
     private var next = 0
 
     /// A canceller with `configuration`.
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let empty = Recent()
-        recent = (empty, empty, empty, empty, empty, empty, empty, empty,
-                  empty, empty, empty, empty, empty, empty, empty, empty)
     }
 
     /// Whether the hit of `source` (a pad or drum number) at `time` (seconds, one clock for
-    /// every source) with `velocity` should sound: false when it is crosstalk of an earlier,
-    /// louder hit of another source.
+    /// every source) with `velocity` should sound: false when it is crosstalk of a louder hit of
+    /// another source admitted before it (within the window either side: arrivals may be out of
+    /// time order by a little).
     public mutating func admit(source: Int, time: Double, velocity: Double) -> Bool {
         let c = configuration
-        let louder = withUnsafeBytes(of: recent) { bytes in
-            bytes.bindMemory(to: Recent.self).contains { earlier in
-                earlier.source != source && earlier.source >= 0
-                    && time - earlier.time <= c.window && time - earlier.time >= -c.window
-                    && velocity <= c.ratio * earlier.velocity
+        for k in recent.indices {
+            let earlier = recent[k]
+            if earlier.source != source && abs(time - earlier.time) <= c.window
+                && velocity <= c.ratio * earlier.velocity {
+                cancelled += 1
+                return false
             }
         }
-        if louder {
-            cancelled += 1
-            return false
-        }
-        withUnsafeMutableBytes(of: &recent) { bytes in
-            bytes.bindMemory(to: Recent.self)[next] = Recent(source: source, time: time, velocity: velocity)
-        }
-        next = (next + 1) % 16
+        recent[next] = Recent(source: source, time: time, velocity: velocity)
+        next = (next + 1) % recent.count
         return true
     }
 

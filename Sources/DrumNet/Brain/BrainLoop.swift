@@ -255,6 +255,12 @@ final class BrainLoop: @unchecked Sendable {
             // Failures only lose the option on a socket that works without it.
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             _ = setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<Int32>.size))
+            guard padCount < settings.maxConnections else {
+                let text = "the brain has \(settings.maxConnections) connections, its limit; try later"
+                _ = DrumMessage.error(text).packet.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                Glibc.close(fd)
+                continue
+            }
             let id = nextID
             nextID += 1
             let connection = BrainConnection(
@@ -262,12 +268,6 @@ final class BrainLoop: @unchecked Sendable {
                 kitName: settings.kitName, limits: settings.limits, key: settings.key,
                 nonce: settings.key == nil ? [] : PairingKey.makeNonce(), nowMicros: MonotonicClock.nowMicros())
             let pad = Pad(fd: fd, connection: connection)
-            guard padCount < settings.maxConnections else {
-                let text = "the brain has \(settings.maxConnections) connections, its limit; try later"
-                _ = DrumMessage.error(text).packet.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                Glibc.close(fd)
-                continue
-            }
             if Int(fd) >= pads.count { pads.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - pads.count)) }
             pads[Int(fd)] = pad
             padCount += 1
@@ -420,27 +420,22 @@ final class BrainLoop: @unchecked Sendable {
 
     /// `ADDRESS:PORT` (IPv4) or `[ADDRESS]:PORT` (IPv6) of a socket address.
     static func describe(_ storage: sockaddr_storage) -> String {
-        var storage = storage
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(storage.ss_family) {
         case AF_INET:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-                    var ip = address.pointee.sin_addr
-                    inet_ntop(AF_INET, &ip, &text, socklen_t(text.count))
-                    return "\(String(cString: text)):\(UInt16(bigEndian: address.pointee.sin_port))"
-                }
-            }
+            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
+            return "\(numeric(AF_INET, &address.sin_addr)):\(UInt16(bigEndian: address.sin_port))"
         case AF_INET6:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    var ip = address.pointee.sin6_addr
-                    inet_ntop(AF_INET6, &ip, &text, socklen_t(text.count))
-                    return "[\(String(cString: text))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
-                }
-            }
+            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
+            return "[\(numeric(AF_INET6, &address.sin6_addr))]:\(UInt16(bigEndian: address.sin6_port))"
         default:
             return "unknown"
         }
+    }
+
+    /// The numeric text of an IPv4 or IPv6 address (`inet_ntop`).
+    private static func numeric(_ family: Int32, _ address: UnsafeRawPointer) -> String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        guard inet_ntop(family, address, &text, socklen_t(text.count)) != nil else { return "unknown" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
