@@ -133,12 +133,14 @@ struct Calibration {
     var noiseG: Double
     /// Each strike's peak |h| in g.
     var strikes: [Double]
+    /// Each strike's peak |h| (the trigger's units; `strikes` are in velocity's), in g.
+    var strikePeaksH: [Double] = []
     /// p90 of how long a strike's |h| stays over a fifth of its peak (and the noise), in ms.
     var ringingMs: Double
 
     /// Settings for the adaptive detector, or nil without strikes.
     var proposal: (minimumG: Double, maskMs: Double, fullScale: Double, configuration: AdaptiveDetector.Configuration)? {
-        guard let weakest = strikes.min(), !strikes.isEmpty else { return nil }
+        guard let weakest = strikePeaksH.min(), !strikes.isEmpty else { return nil }
         let minimumG = min(max(3 * noiseG, 0.05), weakest / 2)
         let maskMs = min(max(ringingMs * 1.25, 15), 50)  // 50 ms still lets a 20 stroke/s roll through
         let sorted = strikes.sorted()
@@ -178,11 +180,19 @@ struct Calibration {
                 nearStrike[j] = true
                 j -= 1
             }
-            // Ringing: the last sample within 200 ms still over a fifth of the peak.
-            var last = hit.index
+            // The trigger's peak: |h| within the scan (at least two samples, 4 ms).
+            var peakH = 0.0
             var k = hit.index
+            while k < count && (k - hit.index <= 2 || batch.time[k] - hit.time <= 0.004) {
+                peakH = max(peakH, h[k])
+                k += 1
+            }
+            strikePeaksH.append(peakH)
+            // Ringing: the last sample within 200 ms still over a fifth of that peak.
+            var last = hit.index
+            k = hit.index
             while k < count && batch.time[k] - hit.time < 0.2 {
-                if h[k] > hit.strength / 5 { last = k }
+                if h[k] > peakH / 5 { last = k }
                 k += 1
             }
             ringing.append((batch.time[last] - hit.time) * 1000)

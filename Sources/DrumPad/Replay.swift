@@ -8,7 +8,9 @@ struct Replay: ParsableCommand {
         discussion: """
             Hits go to standard output as CSV (index,t,strength,velocity): index is the 0-based \
             data row that fired, t its time, strength the detector's value that fired (the \
-            squared delta in g² for the default detector, |Δz| in g for tvdrums). A summary goes \
+            squared delta in g² for the default detector, |Δz| in g for tvdrums, and for adaptive \
+            how far z went in g from its level before the strike's onset, through the scan). \
+            A summary goes \
             to standard error.
 
             With labels (--labels, or a hit column in the log) the hits are scored: each label \

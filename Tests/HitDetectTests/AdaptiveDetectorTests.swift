@@ -138,4 +138,58 @@ struct AdaptiveDetectorTests {
         #expect(zip(found, found.dropFirst()).allSatisfy { $0.strength < $1.strength }, "\(found.map(\.strength))")
         for (hit, onset) in zip(found, onsets) { #expect(hit.time >= onset && hit.time - onset < 0.004) }
     }
+
+    /// The ringing between a roll's strokes is not noise: the floor learns only from samples
+    /// `quietMs` after the last peak, or a fast roll would raise its own threshold and lose its
+    /// softer strokes.
+    @Test func ringingAfterAStrikeDoesNotTeachTheNoiseFloor() {
+        var random = Noise()
+        var adaptive = AdaptiveDetector()
+        var hits: [Hit] = []
+        var floorBefore = 0.0, floorInRinging = 0.0, floorLater = 0.0
+        for i in 0..<Int(2.0 * 250) {
+            let time = Double(i) / 250
+            var z = 1.0 + 0.005 * random.next()
+            if time >= 1.5 {
+                let age = time - 1.5
+                z += age < 0.004 ? -2.0 : 0.12 * exp(-age / 0.2) * sin(2 * .pi * 40 * age)  // the mount rocks on
+            }
+            if let hit = adaptive.process(z: z, time: time) { hits.append(hit) }
+            if i == 374 { floorBefore = adaptive.currentNoiseFloor }  // 1.496 s
+            if i == 397 { floorInRinging = adaptive.currentNoiseFloor }  // 1.588 s
+            if i == 499 { floorLater = adaptive.currentNoiseFloor }
+        }
+        #expect(hits.count == 1)
+        #expect(floorInRinging == floorBefore)
+        #expect(floorLater > 2 * floorBefore, "after quietMs the floor learns again, here from the ringing")
+    }
+
+    /// A strike that crossed on its rise, its onset found samples earlier: the scan still runs
+    /// two samples past the crossing, so its strength is the peak, not the rising flank; and it
+    /// is measured from z's level before the onset, not from the high-pass, which at 250 Hz
+    /// follows the strike within a sample or two.
+    @Test func aStrikeThatCrossesOnItsRiseIsMeasuredAtItsPeak() {
+        let rate = 250.0
+        let shape = [-0.05, -0.13, -0.30, -0.70, -1.40, -0.60, -0.10]  // from 1.000 s, sample by sample
+        var z: [Double] = [], t: [Double] = []
+        for i in 0..<Int(1.5 * rate) {
+            let k = i - 250
+            z.append(1.0 + (k >= 0 && k < shape.count ? shape[k] : 0))
+            t.append(Double(i) / rate)
+        }
+        var highPass = HighPass(timeConstantMs: AdaptiveDetector.Configuration().highPassMs)
+        highPass.prime(z[0])
+        var magnitudes = [0.0]
+        for i in 1..<z.count { magnitudes.append(abs(highPass.filter(z[i], dt: 1 / rate))) }
+        let crossing = magnitudes.firstIndex { $0 > AdaptiveDetector.Configuration().minimumG }!
+        #expect(crossing >= 251, "the strike should cross after its first samples")
+        var adaptive = AdaptiveDetector()
+        let found = Self.hits(&adaptive, (z, t))
+        #expect(found.count == 1)
+        #expect(found.first?.index ?? 0 < crossing, "the onset is found before the crossing")
+        // Strength: how far z went from its level before the onset (1 g), through the scan.
+        let deepest = (250...(crossing + 2)).map { abs(z[$0] - 1) }.max()!
+        #expect(abs((found.first?.strength ?? 0) - deepest) < 1e-9)
+        #expect(found.first?.strength ?? 0 > 1.5 * abs(z[crossing] - 1))
+    }
 }
