@@ -381,9 +381,7 @@ def causal_filter(signal: np.ndarray, impulse: np.ndarray) -> np.ndarray:
 
 def sample_times(profile: Profile, seconds: float, rng) -> np.ndarray:
     """World times (s) of the sensor's samples, on a µs grid as MSC_TIMESTAMP would give."""
-    period_us = int(round(1e6 / profile.rate_hz))
-    if profile.burst == 3:
-        period_us = 15000 // 3   # hid-nintendo: imu_avg_delta_ms (15) * 1000 / 3 per sample
+    period_us = int(round(1e6 / profile.rate_hz))  # the Joy-Con's 200 Hz: 15 ms / 3, as hid-nintendo
     phase_us = int(rng.integers(0, period_us))
     count = int((seconds * 1e6 - phase_us) // period_us) + 1
     return (phase_us + period_us * np.arange(count)) / 1e6
