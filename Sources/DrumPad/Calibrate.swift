@@ -55,7 +55,7 @@ struct Calibrate: ParsableCommand {
             throw DrumPadError.usage("no HOME to keep the settings in; give --out FILE")
         }
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !folder.isEmpty { _ = system("mkdir -p '\(folder)'") }
+        if !folder.isEmpty { Self.makeFolders(folder) }
         let text = """
             # drumpad settings, from `drumpad calibrate` on \(source)
             # \(batch.count) samples at ~\(Self.text(result.rateHz)) Hz; noise (p99.9 of |h| at rest) \
@@ -121,6 +121,15 @@ struct Calibrate: ParsableCommand {
         return (batch, name)
     }
 
+    /// `mkdir -p folder`: each folder on the path in turn, without a shell. Failures (it exists,
+    /// or cannot be made) show when the settings file is written.
+    static func makeFolders(_ folder: String) {
+        for slash in folder.indices where folder[slash] == "/" && slash != folder.startIndex {
+            _ = mkdir(String(folder[..<slash]), 0o755)
+        }
+        _ = mkdir(folder, 0o755)
+    }
+
     static func text(_ value: Double) -> String {
         DecimalFormatting.string(value, decimals: value >= 10 ? 1 : 3)
     }
@@ -140,11 +149,10 @@ struct Calibration {
 
     /// Settings for the adaptive detector, or nil without strikes.
     var proposal: (minimumG: Double, maskMs: Double, fullScale: Double, configuration: AdaptiveDetector.Configuration)? {
-        guard let weakest = strikePeaksH.min(), !strikes.isEmpty else { return nil }
+        guard let weakest = strikePeaksH.min(), let strongish = Self.rank(strikes, 0.9) else { return nil }
         let minimumG = min(max(3 * noiseG, 0.05), weakest / 2)
         let maskMs = min(max(ringingMs * 1.25, 15), 50)  // 50 ms still lets a 20 stroke/s roll through
-        let sorted = strikes.sorted()
-        let fullScale = max(sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.9))], minimumG * 2)
+        let fullScale = max(strongish, minimumG * 2)
         var configuration = AdaptiveDetector.Configuration()
         configuration.minimumG = minimumG
         configuration.maskMs = maskMs
@@ -197,10 +205,15 @@ struct Calibration {
             }
             ringing.append((batch.time[last] - hit.time) * 1000)
         }
-        let idle = (0..<count).filter { !nearStrike[$0] && $0 > 0 }.map { h[$0] }.sorted()
-        noiseG = idle.isEmpty ? 0 : idle[min(idle.count - 1, Int(Double(idle.count) * 0.999))]
-        let sortedRinging = ringing.sorted()
-        ringingMs = sortedRinging.isEmpty ? 0 : sortedRinging[min(sortedRinging.count - 1, Int(Double(sortedRinging.count) * 0.9))]
+        noiseG = Self.rank((0..<count).filter { !nearStrike[$0] && $0 > 0 }.map { h[$0] }, 0.999) ?? 0
+        ringingMs = Self.rank(ringing, 0.9) ?? 0
+    }
+
+    /// The value at fraction `p` of `values` sorted (the element at index ⌊n·p⌋, at most the
+    /// last), or nil when there are none.
+    static func rank(_ values: [Double], _ p: Double) -> Double? {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
     }
 }
 

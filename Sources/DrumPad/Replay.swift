@@ -141,15 +141,16 @@ struct Replay: ParsableCommand {
         printError("score against \(against): \(Self.text(score))")
     }
 
-    /// The hits of each --neighbour log, through the same detector, as (source, time, velocity)
+    /// The hits of each --neighbour log, through a fresh copy of `template` (the same detector,
+    /// its concrete type, so no sample goes through an existential), as (source, time, velocity)
     /// in time order; sources count from 1 (0 is this log).
-    func neighbourHits() throws -> [(source: Int, time: Double, velocity: Double)] {
+    func neighbourHits<D: HitDetector>(like template: D) throws -> [(source: Int, time: Double, velocity: Double)] {
         var all: [(source: Int, time: Double, velocity: Double)] = []
         for (number, path) in neighbours.enumerated() {
             var files = try FileChunks(path: path)
             var reader = SensorLogReader(fileName: path, options: readerOptions)
             var batch = SensorBatch()
-            var detector = options.makeDetector()
+            var detector = template
             var hits: [Hit] = []
             try files.read(with: &reader, into: &batch) { batch, _ in
                 axisOptions.axis.select(in: &batch)
@@ -163,7 +164,7 @@ struct Replay: ParsableCommand {
 
     /// Streams the log through the detector, writing hits as they are found.
     func stream<D: HitDetector>(detector: inout D, labelTimes: [Double]?) throws {
-        let others = try neighbourHits()
+        let others = try neighbourHits(like: detector)
         var nextOther = 0
         var canceller = CrosstalkCanceller(.init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio))
         var files = try FileChunks(path: log)

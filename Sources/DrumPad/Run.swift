@@ -199,20 +199,22 @@ struct Run: ParsableCommand {
         StopRequest.install()
         var detector = options.makeDetector()
         var hitCount = 0
+        /// Sends `hit`, found on the sample of device time `sampleTime` read at pad time `micros`,
+        /// stamped with its onset's time (a detector that scans for the peak reports the hit a
+        /// few samples after its onset), and plays it here when asked to.
+        func send(_ hit: Hit, sampleTime: Double, micros: Int64) {
+            hitCount += 1
+            let onsetMicros = micros - Int64(((sampleTime - hit.time) * 1e6).rounded())
+            link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: onsetMicros))
+            if playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
+        }
         let axis = axisOptions.axis
         let sourceText: String
         if let replay {
             var source = try PacedReplay(path: replay, axis: axis, unitsPerG: axisOptions.unitsPerG)
             try source.run { z, padTimeMicros in
                 let time = Double(padTimeMicros) / 1e6
-                if let hit = detector.process(z: z, time: time) {
-                    hitCount += 1
-                    // Stamped with the onset sample's time (a detector that scans for the peak
-                    // reports the hit a few samples after its onset).
-                    let onsetMicros = padTimeMicros - Int64(((time - hit.time) * 1e6).rounded())
-                    link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: onsetMicros))
-                    if playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
-                }
+                if let hit = detector.process(z: z, time: time) { send(hit, sampleTime: time, micros: padTimeMicros) }
             } gap: {
                 detector.markGap()
             }
@@ -232,10 +234,7 @@ struct Run: ParsableCommand {
                         samples += 1
                         let time = Double(sample.deviceMicros) / 1e6
                         if let hit = detector.process(z: sample.value(axis), time: time) {
-                            hitCount += 1
-                            let onsetMicros = sample.monotonicMicros - Int64(((time - hit.time) * 1e6).rounded())
-                            link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: onsetMicros))
-                            if playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
+                            send(hit, sampleTime: time, micros: sample.monotonicMicros)
                         }
                     }
                 }

@@ -16,15 +16,12 @@
 /// seconds.microseconds, type and code in hex, value in decimal). Comments after `#` and other
 /// line kinds (`I`, `B`, `L`, `S`) are read past.
 public struct EvemuRecording: Sendable {
-    /// One `A:` line.
-    public typealias AbsAxis = AbsInfo
-
     /// The device name (`N:`).
     public var name = ""
     /// Property bits (`P:`), such as `InputEvent.Code.propAccelerometer`.
     public var properties: Set<Int> = []
     /// Absolute axes by code (`A:`).
-    public var absAxes: [UInt16: AbsAxis] = [:]
+    public var absAxes: [UInt16: AbsInfo] = [:]
     /// The events, in order.
     public var events: [InputEvent] = []
 
@@ -61,7 +58,7 @@ public struct EvemuRecording: Sendable {
                 let numbers = fields.dropFirst(2).compactMap { Int32($0) }
                 guard fields.count >= 6, let code = UInt16(fields[1], radix: 16), numbers.count == fields.count - 2
                 else { throw bad("an axis line is A: CODE(hex) MIN MAX FUZZ FLAT [RESOLUTION]") }
-                absAxes[code] = AbsAxis(minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2],
+                absAxes[code] = AbsInfo(minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2],
                                         flat: numbers[3], resolution: numbers.count > 4 ? numbers[4] : 0)
             case "E:":
                 guard fields.count >= 5, let micros = Self.parseTime(fields[1]),

@@ -152,7 +152,11 @@ final class BrainLoop: @unchecked Sendable {
 
     /// Open connections' statistics, oldest first.
     func openStatistics() -> [PadStatistics] {
-        pads.compactMap { $0?.connection.statistics }.sorted { $0.connectionID < $1.connectionID }
+        openPadsOldestFirst().map(\.connection.statistics)
+    }
+
+    private func openPadsOldestFirst() -> [Pad] {
+        pads.compactMap { $0 }.sorted { $0.connection.statistics.connectionID < $1.connection.statistics.connectionID }
     }
 
     /// Statistics of the connections closed so far (the last 1000), oldest first.
@@ -165,9 +169,7 @@ final class BrainLoop: @unchecked Sendable {
             listening = false
             watch(listenFD, 0, EPOLL_CTL_DEL)
         }
-        for pad in pads.compactMap({ $0 }).sorted(by: { $0.connection.statistics.connectionID < $1.connection.statistics.connectionID }) {
-            close(pad)
-        }
+        for pad in openPadsOldestFirst() { close(pad) }
         stopping = true
         return closed
     }
@@ -215,12 +217,7 @@ final class BrainLoop: @unchecked Sendable {
 
     /// Closes the loop's own descriptors; jobs that were still waiting run first.
     private func finish() {
-        let late = inbox.withLock { inbox in
-            inbox.isClosed = true
-            defer { inbox.jobs = [] }
-            return inbox.jobs
-        }
-        for job in late { job() }
+        for job in takeJobs(closing: true) { job() }
         Glibc.close(listenFD)
         Glibc.close(wakeFD)
         Glibc.close(epollFD)
@@ -229,11 +226,16 @@ final class BrainLoop: @unchecked Sendable {
     private func runJobs() {
         var count: UInt64 = 0
         _ = Glibc.read(wakeFD, &count, 8)  // EAGAIN when a job already ran: nothing to do
-        let jobs = inbox.withLock { inbox in
-            defer { inbox.jobs.removeAll(keepingCapacity: true) }
+        for job in takeJobs(closing: false) { job() }
+    }
+
+    /// The jobs submitted so far, taken out of the inbox; `closing` refuses any later ones.
+    private func takeJobs(closing: Bool) -> [@Sendable () -> Void] {
+        inbox.withLock { inbox in
+            if closing { inbox.isClosed = true }
+            defer { inbox.jobs = [] }
             return inbox.jobs
         }
-        for job in jobs { job() }
     }
 
     private func acceptAll() {
@@ -283,14 +285,10 @@ final class BrainLoop: @unchecked Sendable {
             let count = Glibc.read(pad.fd, readBuffer.baseAddress, readBuffer.count)
             if count > 0 {
                 let now = MonotonicClock.nowMicros()
-                // Taken out of `self` while in use, so performing them cannot touch it.
-                var actions = self.actions
-                self.actions = []
                 actions.removeAll(keepingCapacity: true)
                 pad.connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), nowMicros: now,
                                        into: &actions)
                 perform(actions, on: pad, receivedMicros: now)
-                self.actions = actions
                 // Shorter than the buffer: the socket is drained, and new bytes raise a new edge.
                 guard pad.isOpen else { return }
                 if count < readBuffer.count && !peerClosed { return }
