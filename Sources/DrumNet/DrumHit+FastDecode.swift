@@ -65,11 +65,11 @@ extension DrumHit {
         if velocityTag == UInt8(ascii: "f") {
             let v = Float(bitPattern: UInt32(bigEndian: message.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
             guard !v.isNaN else { return nil }
-            hit.velocity = min(1, max(0, v))
+            hit.velocity = DrumHit.velocity(fromFloat: v)
             offset += 4
         } else if velocityTag == UInt8(ascii: "i") {
             let v = Int32(bigEndian: message.loadUnaligned(fromByteOffset: offset, as: Int32.self))
-            hit.velocity = Float(min(127, max(0, v))) / 127
+            hit.velocity = DrumHit.velocity(fromMIDI: v)
             offset += 4
         }
         if hasTime {

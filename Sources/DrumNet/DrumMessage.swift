@@ -16,6 +16,12 @@ public struct DrumHit: Equatable, Sendable {
         self.padTimeMicros = padTimeMicros
         self.sequence = sequence
     }
+
+    /// A wire velocity given as a float (not NaN): clamped to 0...1. Shared by both decoders.
+    static func velocity(fromFloat v: Float) -> Float { min(1, max(0, v)) }
+
+    /// A wire velocity given as MIDI's 0...127: clamped, then scaled to 0...1.
+    static func velocity(fromMIDI v: Int32) -> Float { Float(min(127, max(0, v))) / 127 }
 }
 
 /// The messages of the drum protocol (DESIGN.md §6), typed.
@@ -60,12 +66,12 @@ public enum DrumMessage: Equatable, Sendable {
                 switch next {
                 case .float32(let v):
                     guard !v.isNaN else { throw bad("a velocity that is a number, 0…1") }
-                    hit.velocity = min(1, max(0, v))
+                    hit.velocity = DrumHit.velocity(fromFloat: v)
                 case .float64(let v):
                     guard !v.isNaN else { throw bad("a velocity that is a number, 0…1") }
                     hit.velocity = Float(min(1, max(0, v)))
                 case .int32(let v):
-                    hit.velocity = Float(min(127, max(0, v))) / 127
+                    hit.velocity = DrumHit.velocity(fromMIDI: v)
                 default: throw bad("s drum [f velocity] [h pad_time_us] [i seq]")
                 }
                 rest = rest.dropFirst()
