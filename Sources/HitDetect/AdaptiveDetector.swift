@@ -64,11 +64,6 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
     }
 
-    /// One of the last samples: its |h|, time and z.
-    private struct Recent: Sendable {
-        var a = 0.0, time = 0.0, z = 0.0
-    }
-
     private enum State: Sendable {
         case priming
         case idle
@@ -84,10 +79,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var previousTime = 0.0
     private var lastPeak = 0.0
     private var lastPeakTime = -Double.infinity
-    // The last four samples, newest first: where a strike began, and the level it is measured from.
-    private var recent = InlineArray<4, Recent>(repeating: Recent())
-    /// How many of `recent` the onset search may look back over (3 at most; 0 after a gap).
+    // The last few samples' |h| and times, newest first, to find where a strike began.
+    private var recentA: (Double, Double, Double) = (0, 0, 0)
+    private var recentTime: (Double, Double, Double) = (0, 0, 0)
     private var recentCount = 0
+    // The last four samples' z, newest first: the level a strike is measured from.
+    private var recentZ: (Double, Double, Double, Double) = (0, 0, 0, 0)
 
     /// A detector with `configuration`.
     public init(_ configuration: Configuration = Configuration()) {
@@ -108,7 +105,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         sampleCount += 1
         if case .priming = state {
             highPass.prime(z)
-            recent = InlineArray(repeating: Recent(z: z))
+            recentZ = (z, z, z, z)
             previousTime = time
             state = .idle
             return nil
@@ -119,8 +116,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let a = abs(highPass.filter(z, dt: dt))
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
         defer {
-            for k in stride(from: 3, to: 0, by: -1) { recent[k] = recent[k - 1] }
-            recent[0] = Recent(a: a, time: time, z: z)
+            recentA = (a, recentA.0, recentA.1)
+            recentTime = (time, recentTime.0, recentTime.1)
+            recentZ = (z, recentZ.0, recentZ.1, recentZ.2)
             recentCount = min(recentCount + 1, 3)
         }
         switch state {
@@ -164,18 +162,22 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         var onsetIndex = index, onsetTime = time, peak = a
         let rising = max(3 * noiseFloor, threshold * 0.3)
         // The level before the strike: the sample before its onset.
-        var base = recent[0].z
+        var base = recentZ.0
         for back in 0..<recentCount {
-            let earlier = recent[back]
-            guard earlier.a > rising, time - earlier.time <= 0.012, earlier.time > lastPeakTime else { break }
+            let (earlierA, earlierTime) = back == 0 ? (recentA.0, recentTime.0)
+                : back == 1 ? (recentA.1, recentTime.1) : (recentA.2, recentTime.2)
+            guard earlierA > rising, time - earlierTime <= 0.012, earlierTime > lastPeakTime else { break }
             onsetIndex = index - back - 1
-            onsetTime = earlier.time
-            peak = max(peak, earlier.a)
-            base = recent[back + 1].z
+            onsetTime = earlierTime
+            peak = max(peak, earlierA)
+            base = back == 0 ? recentZ.1 : back == 1 ? recentZ.2 : recentZ.3
         }
         // How far z went from that level, from the onset on: the strike's strength.
         var deviation = abs(z - base)
-        for k in 0..<(index - onsetIndex) { deviation = max(deviation, abs(recent[k].z - base)) }
+        let earlier = index - onsetIndex  // samples from the onset before this one, 0...3
+        if earlier > 0 { deviation = max(deviation, abs(recentZ.0 - base)) }
+        if earlier > 1 { deviation = max(deviation, abs(recentZ.1 - base)) }
+        if earlier > 2 { deviation = max(deviation, abs(recentZ.2 - base)) }
         let until: Double
         if c.minimumScanSamples > 0 {
             // From the onset: scanMs, and at least minimumScanSamples periods (a hair under, so
