@@ -175,6 +175,12 @@ struct Serve: AsyncParsableCommand {
         let numbers = HitNumbers()
         let unknownDrums = Atomic<Int>(0)
         let jitterMicros = Int64(jitterBufferMs * 1000)
+        // SIGHUP reloads the kit from the same place and swaps it in while playing, except in a
+        // terminal: there it is the terminal hanging up (closed), and the brain stops.
+        let hangupStops = isatty(1) != 0
+        // Caught from here on, before the brain says it listens: a test or a service manager may
+        // stop it the moment it does.
+        let stop = StopSignal(hangup: hangupStops)
         let server: BrainServer
         do {
             server = try await BrainServer(
@@ -276,9 +282,6 @@ struct Serve: AsyncParsableCommand {
                 if visual == nil { out.writeLine(line) }
             }
         }
-        // SIGHUP reloads the kit from the same place and swaps it in while playing, except in a
-        // terminal: there it is the terminal hanging up (closed), and the brain stops.
-        let hangupStops = isatty(1) != 0
         var reload: DispatchSourceSignal?
         if !hangupStops {
             signal(SIGHUP, SIG_IGN)
@@ -300,7 +303,7 @@ struct Serve: AsyncParsableCommand {
         }
         let visualStatus = visual?.follow(server: server, engine: engine, brainName: brainName,
                                     listening: "\(bind):\(server.port)", kitName: loadedKit.name)
-        await StopSignal.wait(hangup: hangupStops)
+        await stop.wait()
         visualStatus?.cancel()
         visual?.stop()
         reload?.cancel()
@@ -409,12 +412,15 @@ final class HitNumbers: Sendable {
     }
 }
 
-/// Waits for SIGINT or SIGTERM.
-enum StopSignal {
-    /// Returns when SIGINT or SIGTERM (and SIGHUP, with `hangup`) arrives. Their default actions
-    /// (ending the process at once) are turned off, so the caller can stop cleanly; Dispatch's
-    /// signal sources see them on every thread.
-    static func wait(hangup: Bool = false) async {
+/// SIGINT or SIGTERM (and SIGHUP, with `hangup`), caught from the moment it is made and kept
+/// until `wait` takes it: a signal that comes before anyone waits is not lost. Their default
+/// actions (ending the process at once) are turned off, so the caller can stop cleanly;
+/// Dispatch's signal sources see them on every thread.
+struct StopSignal {
+    private let signals: AsyncStream<Int32>
+    private let sources: [DispatchSourceSignal]
+
+    init(hangup: Bool = false) {
         let (signals, arrived) = AsyncStream.makeStream(of: Int32.self)
         var sources: [DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] + (hangup ? [SIGHUP] : []) {
@@ -424,6 +430,12 @@ enum StopSignal {
             source.resume()
             sources.append(source)
         }
+        self.signals = signals
+        self.sources = sources
+    }
+
+    /// Returns when one of the signals has arrived (at once if one already has).
+    func wait() async {
         for await _ in signals { break }
         for source in sources { source.cancel() }
     }
