@@ -8,20 +8,19 @@ import Foundation
 let kitFolder: String = {
     let folder = NSTemporaryDirectory() + "kitfuzz-\(getpid())"
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    func wav(channels: UInt16, rate: UInt32, frames: Int) -> Data {
-        var d = Data()
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        let dataBytes = UInt32(frames) * UInt32(channels) * 2
-        d.append(contentsOf: Array("RIFF".utf8)); u32(36 + dataBytes); d.append(contentsOf: Array("WAVE".utf8))
-        d.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(channels); u32(rate)
-        u32(rate * UInt32(channels) * 2); u16(channels * 2); u16(16)
-        d.append(contentsOf: Array("data".utf8)); u32(dataBytes)
-        for i in 0..<(frames * Int(channels)) { u16(UInt16(bitPattern: Int16(i * 1000 % 30000))) }
-        return d
+    func wav(_ name: String, channels: Int, rate: Int, frames: Int) {
+        let samples = (0..<(frames * channels)).map { Float(($0 * 1000) % 30000) / 32768 }
+        do {
+            try samples.withUnsafeBufferPointer {
+                try SoundFile.writeWAV(folder + "/" + name, interleaved: $0, channels: channels, sampleRate: rate,
+                                       pcm16: true)
+            }
+        } catch {
+            fatalError("kitfuzz: cannot write its sample \(name): \(error)")
+        }
     }
-    _ = FileManager.default.createFile(atPath: folder + "/a.wav", contents: wav(channels: 1, rate: 48_000, frames: 32))
-    _ = FileManager.default.createFile(atPath: folder + "/b.wav", contents: wav(channels: 2, rate: 44_100, frames: 32))
+    wav("a.wav", channels: 1, rate: 48_000, frames: 32)
+    wav("b.wav", channels: 2, rate: 44_100, frames: 32)
     return folder
 }()
 

@@ -21,10 +21,10 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Velocity of a hit just over the threshold, 0...1.")
     var velocityFloor: Double = 0.1
 
-    @Option(help: "Jump |Δz| (adaptive: peak |h|) in g that gives velocity 1 (default 2.0; adaptive 3.0).")
+    @Option(help: "Strength in g that gives velocity 1: the jump |Δz| (default detector, tvdrums; default 2.0), or for adaptive how far z went from its level before the strike (default 3.0).")
     var velocityFullScale: Double?
 
-    @Option(help: "Adaptive detector: the least peak in g that fires, however quiet the sensor (default 0.14).")
+    @Option(help: "Adaptive detector: the least high-passed |h| in g that fires, however quiet the sensor (default 0.14).")
     var minimumG: Double?
 
     func validate() throws {
@@ -38,7 +38,7 @@ struct DetectorOptions: ParsableArguments {
             throw ValidationError("--velocity-floor must be within 0...1, such as 0.1")
         }
         if let maskMs, !(maskMs >= 0 && maskMs.isFinite) {
-            throw ValidationError("--mask-ms must be ≥ 0, such as 35")
+            throw ValidationError("--mask-ms must be ≥ 0, such as 45")
         }
         if let minimumG, !(minimumG > 0 && minimumG.isFinite) {
             throw ValidationError("--minimum-g must be > 0 g, such as 0.14")

@@ -25,16 +25,6 @@ final class BrainLoop: @unchecked Sendable {
     // stopping, listening) is touched only on the loop's thread, which `start` creates; the
     // inbox is the only state shared with other threads, and its mutex guards it.
 
-    /// What a connection needs from the server, fixed at start.
-    struct Settings: Sendable {
-        var limits: BrainConnection.Limits
-        var brainName: String
-        var kitName: String
-        var maxConnections: Int
-        var key: PairingKey?
-        var onHit: @Sendable (ReceivedHit) -> Void
-    }
-
     /// One open connection.
     final class Pad {
         let fd: Int32
@@ -66,7 +56,10 @@ final class BrainLoop: @unchecked Sendable {
     /// What a connection is watched for: bytes, and the peer's close, edge-triggered.
     static let padEvents = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
 
-    let settings: Settings
+    /// The server's settings, fixed at start.
+    let configuration: BrainServer.Configuration
+    /// Where each hit goes, on the loop's thread.
+    let onHit: @Sendable (ReceivedHit) -> Void
     let listenFD: Int32
     private let epollFD: Int32
     private let wakeFD: Int32
@@ -89,9 +82,11 @@ final class BrainLoop: @unchecked Sendable {
     static let closedLimit = 1000
 
     /// Takes a bound, listening, non-blocking socket. Throws if epoll or eventfd cannot be had.
-    init(listenFD: Int32, settings: Settings) throws(DrumNetError) {
+    init(listenFD: Int32, configuration: BrainServer.Configuration,
+         onHit: @escaping @Sendable (ReceivedHit) -> Void) throws(DrumNetError) {
         self.listenFD = listenFD
-        self.settings = settings
+        self.configuration = configuration
+        self.onHit = onHit
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw .socket(operation: "epoll_create1", code: errno) }
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -257,8 +252,8 @@ final class BrainLoop: @unchecked Sendable {
             // Failures only lose the option on a socket that works without it.
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             _ = setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<Int32>.size))
-            guard padCount < settings.maxConnections else {
-                let text = "the brain has \(settings.maxConnections) connections, its limit; try later"
+            guard padCount < configuration.maxConnections else {
+                let text = "the brain has \(configuration.maxConnections) connections, its limit; try later"
                 _ = DrumMessage.error(text).packet.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 Glibc.close(fd)
                 continue
@@ -266,9 +261,9 @@ final class BrainLoop: @unchecked Sendable {
             let id = nextID
             nextID += 1
             let connection = BrainConnection(
-                connectionID: id, address: Self.peerDescription(fd), brainName: settings.brainName,
-                kitName: settings.kitName, limits: settings.limits, key: settings.key,
-                nonce: settings.key == nil ? [] : PairingKey.makeNonce(), nowMicros: MonotonicClock.nowMicros())
+                connectionID: id, address: Self.peerDescription(fd), brainName: configuration.brainName,
+                kitName: configuration.kitName, limits: configuration.limits, key: configuration.key,
+                nonce: configuration.key == nil ? [] : PairingKey.makeNonce(), nowMicros: MonotonicClock.nowMicros())
             let pad = Pad(fd: fd, connection: connection)
             if Int(fd) >= pads.count { pads.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - pads.count)) }
             pads[Int(fd)] = pad
@@ -314,7 +309,7 @@ final class BrainLoop: @unchecked Sendable {
         for action in actions {
             switch action {
             case .deliver(let hit, let latency):
-                settings.onHit(ReceivedHit(hit: hit, connectionID: pad.connection.statistics.connectionID,
+                onHit(ReceivedHit(hit: hit, connectionID: pad.connection.statistics.connectionID,
                                            padName: pad.connection.statistics.padName,
                                            receivedMicros: receivedMicros, latencyMicros: latency))
             case .send(let message):

@@ -69,11 +69,7 @@ public final class BrainServer: Sendable {
         let (fd, port) = try Self.listen(host: configuration.host, port: configuration.port)
         self.port = port
         do {
-            loop = try BrainLoop(
-                listenFD: fd,
-                settings: .init(limits: configuration.limits, brainName: configuration.brainName,
-                                kitName: configuration.kitName, maxConnections: configuration.maxConnections,
-                                key: configuration.key, onHit: onHit))
+            loop = try BrainLoop(listenFD: fd, configuration: configuration, onHit: onHit)
         } catch {
             Glibc.close(fd)
             throw error
