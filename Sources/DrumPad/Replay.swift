@@ -166,6 +166,7 @@ struct Replay: ParsableCommand {
     func stream<D: HitDetector>(detector: inout D, labelTimes: [Double]?) throws {
         let others = try neighbourHits(like: detector)
         var nextOther = 0
+        var crosstalkHits = 0  // this log's hits cancelled (the canceller also counts the neighbours')
         var canceller = CrosstalkCanceller(.init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio))
         var files = try FileChunks(path: log)
         var reader = SensorLogReader(fileName: log, options: readerOptions)
@@ -190,7 +191,10 @@ struct Replay: ParsableCommand {
                             _ = canceller.admit(source: other.source, time: other.time, velocity: other.velocity)
                             nextOther += 1
                         }
-                        guard canceller.admit(source: 0, time: hit.time, velocity: hit.velocity) else { continue }
+                        guard canceller.admit(source: 0, time: hit.time, velocity: hit.velocity) else {
+                            crosstalkHits += 1
+                            continue
+                        }
                     }
                     HitCSV.append(hit, to: &out.bytes)
                     hitTimes.append(hit.time)
@@ -215,7 +219,7 @@ struct Replay: ParsableCommand {
         let summary = LogSummary(reader: reader)
         printError("drumpad replay: \(summary.text); \(options.text): "
                    + "\(hitTimes.count) hit\(hitTimes.count == 1 ? "" : "s")"
-                   + (others.isEmpty ? "" : " (\(canceller.cancelled) more cancelled as crosstalk from "
+                   + (others.isEmpty ? "" : " (\(crosstalkHits) more cancelled as crosstalk from "
                       + "\(neighbours.count) neighbour\(neighbours.count == 1 ? "" : "s"): window "
                       + "\(crosstalkWindowMs) ms, ratio \(crosstalkRatio))"))
         reportSkipped(reader)

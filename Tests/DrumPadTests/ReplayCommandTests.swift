@@ -157,6 +157,9 @@ struct ReplayCommandTests {
                 "\(together.stderr)")
         #expect(together.stderr.contains("drumpad replay: neighbour \(base).neighbour.csv: "))
         #expect(Self.hitRows(together.stdout).count == strikes + (after ?? 99))
+        // The count printed is this log's hits dropped, not the neighbour's too.
+        let dropped = Self.hitRows(alone.stdout).count - Self.hitRows(together.stdout).count
+        #expect(together.stderr.contains(" (\(dropped) more cancelled as crosstalk"), "\(together.stderr)")
         let evemu = Program.run("drumpad", ["replay", Program.repositoryRoot + "/Tests/Fixtures/evdev/strikes.evemu",
                                             "--neighbour", base + ".neighbour.csv"])
         #expect(evemu.status != 0 && evemu.stderr.contains("--neighbour needs sensor logs (CSV)"), "\(evemu.stderr)")
