@@ -160,10 +160,7 @@ final class BrainLoop: @unchecked Sendable {
     /// Stops accepting, closes every connection, and ends the loop after this turn; returns the
     /// statistics of every connection of the run (the last 1000), oldest first.
     func shutdown() -> [PadStatistics] {
-        if listening {
-            listening = false
-            watch(listenFD, 0, EPOLL_CTL_DEL)
-        }
+        setListening(false)
         for pad in openPadsOldestFirst() { close(pad) }
         stopping = true
         return closed
@@ -243,21 +240,20 @@ final class BrainLoop: @unchecked Sendable {
                 default:
                     // Out of descriptors (EMFILE, ENFILE) or memory: the listening socket would stay
                     // readable and spin the loop, so stop accepting until the next idle sweep.
-                    listening = false
-                    watch(listenFD, 0, EPOLL_CTL_DEL)
+                    setListening(false)
                     return
                 }
             }
-            var one: Int32 = 1
-            // Failures only lose the option on a socket that works without it.
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            _ = setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<Int32>.size))
             guard padCount < configuration.maxConnections else {
                 let text = "the brain has \(configuration.maxConnections) connections, its limit; try later"
                 _ = DrumMessage.error(text).packet.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 Glibc.close(fd)
                 continue
             }
+            var one: Int32 = 1
+            // Failures only lose the option on a socket that works without it.
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            _ = setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<Int32>.size))
             let id = nextID
             nextID += 1
             let connection = BrainConnection(
@@ -355,6 +351,12 @@ final class BrainLoop: @unchecked Sendable {
             } else if sent < 0 && errno == EINTR {
                 continue
             } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // Drop what went out once it is most of the outbox: a peer that reads slowly but
+                // never lets it drain would otherwise keep every byte ever sent to it.
+                if pad.outboxStart >= pad.outbox.count / 2 {
+                    pad.outbox.removeFirst(pad.outboxStart)
+                    pad.outboxStart = 0
+                }
                 return
             } else {
                 close(pad)
@@ -385,10 +387,14 @@ final class BrainLoop: @unchecked Sendable {
                 perform([action], on: pad, receivedMicros: 0)
             }
         }
-        if !listening && !stopping {
-            listening = true
-            watch(listenFD, EPOLLIN.rawValue, EPOLL_CTL_ADD)
-        }
+        if !stopping { setListening(true) }
+    }
+
+    /// Starts or stops watching the listening socket for new connections.
+    private func setListening(_ on: Bool) {
+        guard on != listening else { return }
+        listening = on
+        watch(listenFD, on ? EPOLLIN.rawValue : 0, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL)
     }
 
     /// epoll_ctl for `fd`. The corresponding C function is `epoll_ctl`.
@@ -402,26 +408,40 @@ final class BrainLoop: @unchecked Sendable {
 
     /// `127.0.0.1:50123` or `[::1]:50123` for a connected socket's peer.
     static func peerDescription(_ fd: Int32) -> String {
+        address(of: fd, peer: true).map(describe) ?? "unknown"
+    }
+
+    /// The address of socket `fd` (`getsockname`) or of its peer (`getpeername`), or nil.
+    static func address(of fd: Int32, peer: Bool) -> sockaddr_storage? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let found = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length)
+            }
         }
-        guard found == 0 else { return "unknown" }
-        return describe(storage)
+        return result == 0 ? storage : nil
+    }
+
+    /// The port of an IPv4 or IPv6 socket address (nil for another family).
+    static func port(of storage: sockaddr_storage) -> UInt16? {
+        switch Int32(storage.ss_family) {
+        case AF_INET: UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }.sin_port)
+        case AF_INET6: UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }.sin6_port)
+        default: nil
+        }
     }
 
     /// `ADDRESS:PORT` (IPv4) or `[ADDRESS]:PORT` (IPv6) of a socket address.
     static func describe(_ storage: sockaddr_storage) -> String {
+        guard let port = port(of: storage) else { return "unknown" }
         switch Int32(storage.ss_family) {
         case AF_INET:
             var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
-            return "\(numeric(AF_INET, &address.sin_addr)):\(UInt16(bigEndian: address.sin_port))"
-        case AF_INET6:
-            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
-            return "[\(numeric(AF_INET6, &address.sin6_addr))]:\(UInt16(bigEndian: address.sin6_port))"
+            return "\(numeric(AF_INET, &address.sin_addr)):\(port)"
         default:
-            return "unknown"
+            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
+            return "[\(numeric(AF_INET6, &address.sin6_addr))]:\(port)"
         }
     }
 

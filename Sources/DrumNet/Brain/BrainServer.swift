@@ -1,4 +1,3 @@
-import CEpoll
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -130,18 +129,8 @@ public final class BrainServer: Sendable {
         }
         guard bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 else { throw fail("bind") }
         guard Glibc.listen(fd, 256) == 0 else { throw fail("listen") }
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let named = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw fail("getsockname") }
-        let family = Int32(storage.ss_family)
-        let bound: UInt16 = withUnsafePointer(to: storage) {
-            if family == AF_INET6 {
-                return $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
-            }
-            return $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        guard let bound = BrainLoop.address(of: fd, peer: false).flatMap(BrainLoop.port) else {
+            throw fail("getsockname")
         }
         return (fd, Int(bound))
     }
