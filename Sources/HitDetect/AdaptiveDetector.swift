@@ -159,25 +159,21 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // The strike began where |h| first rose clearly over the noise, up to 3 samples (and
         // 12 ms) before the one that crossed: a soft strike seen through the sensor's low-pass
         // crosses late.
-        var onsetIndex = index, onsetTime = time, peak = a
+        var earlier = 0, onsetTime = time, peak = a  // earlier: samples from the onset before this one
         let rising = max(3 * noiseFloor, threshold * 0.3)
-        // The level before the strike: the sample before its onset.
-        var base = recentZ.0
-        for back in 0..<recentCount {
-            let (earlierA, earlierTime) = back == 0 ? (recentA.0, recentTime.0)
-                : back == 1 ? (recentA.1, recentTime.1) : (recentA.2, recentTime.2)
+        while earlier < recentCount {
+            let (earlierA, earlierTime) = recentSample(earlier)
             guard earlierA > rising, time - earlierTime <= 0.012, earlierTime > lastPeakTime else { break }
-            onsetIndex = index - back - 1
             onsetTime = earlierTime
             peak = max(peak, earlierA)
-            base = back == 0 ? recentZ.1 : back == 1 ? recentZ.2 : recentZ.3
+            earlier += 1
         }
-        // How far z went from that level, from the onset on: the strike's strength.
+        let onsetIndex = index - earlier
+        // The level before the strike (the sample before its onset), and how far z went from it
+        // from the onset on: the strike's strength.
+        let base = recentLevel(earlier)
         var deviation = abs(z - base)
-        let earlier = index - onsetIndex  // samples from the onset before this one, 0...3
-        if earlier > 0 { deviation = max(deviation, abs(recentZ.0 - base)) }
-        if earlier > 1 { deviation = max(deviation, abs(recentZ.1 - base)) }
-        if earlier > 2 { deviation = max(deviation, abs(recentZ.2 - base)) }
+        for back in 0..<earlier { deviation = max(deviation, abs(recentLevel(back) - base)) }
         let until: Double
         if c.minimumScanSamples > 0 {
             // From the onset: scanMs, and at least minimumScanSamples periods (a hair under, so
@@ -197,6 +193,25 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until,
                           base: base, deviation: deviation)
         return nil
+    }
+
+    /// |h| and time of the sample `back` + 1 before this one (`back` 0...2).
+    private func recentSample(_ back: Int) -> (a: Double, time: Double) {
+        switch back {
+        case 0: (recentA.0, recentTime.0)
+        case 1: (recentA.1, recentTime.1)
+        default: (recentA.2, recentTime.2)
+        }
+    }
+
+    /// z of the sample `back` + 1 before this one (`back` 0...3).
+    private func recentLevel(_ back: Int) -> Double {
+        switch back {
+        case 0: recentZ.0
+        case 1: recentZ.1
+        case 2: recentZ.2
+        default: recentZ.3
+        }
     }
 
     /// The last peak, decayed to `time`.
