@@ -10,20 +10,11 @@ import Glibc
 struct CrosstalkGroupTests {
     /// Connects to 127.0.0.1:`port` and sends each hit's packet, waiting `after` seconds after it.
     static func send(port: Int, _ hits: [(DrumHit, after: Double)]) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0, "cannot connect to the brain: errno \(errno)")
+        let socket = try #require(RawSocket(port: port), "cannot connect to the brain: errno \(errno)")
+        defer { socket.close() }
         for (hit, after) in hits {
             let packet = DrumMessage.hit(hit).packet
-            #expect(packet.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == packet.count)
+            #expect(socket.send(packet) == packet.count)
             usleep(UInt32(after * 1e6))
         }
     }

@@ -41,43 +41,6 @@ func startBrain(port: Int = 0, limits: BrainConnection.Limits = .init(), maxConn
         onHit: { collector.add($0) })
 }
 
-/// A plain blocking TCP socket for sending raw bytes.
-struct RawSocket {
-    let fd: Int32
-
-    init?(port: Int) {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        if ok != 0 { Glibc.close(fd); return nil }
-    }
-
-    func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
-
-    /// Reads until the peer closes (or 10 s pass); returns the bytes and whether it closed.
-    func readUntilClosed() -> ([UInt8], closed: Bool) {
-        var all: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n == 0 { return (all, true) }
-            if n < 0 { return (all, false) }
-            all += buffer[..<n]
-        }
-    }
-
-    func close() { _ = Glibc.close(fd) }
-}
-
 func messages(in bytes: [UInt8]) -> [DrumMessage] {
     var framer = PacketFramer()
     framer.append(bytes)
