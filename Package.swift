@@ -79,7 +79,7 @@ let package = Package(
         // Loopback benchmark of pads and brain: swift run -c release drumnet-bench
         .executableTarget(
             name: "drumnet-bench",
-            dependencies: ["DrumNet", .product(name: "NIOCore", package: "swift-nio"),
+            dependencies: ["DrumNet", "DrumVisual", .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/DrumNetBench"),
 

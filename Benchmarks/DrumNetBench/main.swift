@@ -10,6 +10,7 @@
 // clock, so no offset is involved) p50/p99/max, hits lost, and the CPU time the brain's network
 // thread used as a share of one core, in all and split into user and kernel time.
 import DrumNet
+import DrumVisual  // SeededRandom
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -51,18 +52,6 @@ func threadCPUMicros() -> (total: Int64, user: Int64, system: Int64) {
     return (Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000, micros(usage.ru_utime), micros(usage.ru_stime))
 }
 
-/// SplitMix64: a small seeded generator, so the pads' phases repeat with the same --seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
     guard !sorted.isEmpty else { return 0 }
     return sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
@@ -76,7 +65,7 @@ print("drumnet-bench: \(rate) hits/s per pad plus pings, \(seconds) s per row, l
       + "\(ProcessInfoLite.cores) cores, seed \(seed)")
 print(pad("pads", 5) + pad("hits", 8) + pad("lost", 6) + pad("p50 µs", 9) + pad("p99 µs", 9)
       + pad("max µs", 9) + pad("brain CPU", 11) + pad("user", 8) + pad("kernel", 8))
-var random = SplitMix64(state: seed)
+var random = SeededRandom(seed: seed)  // SplitMix64: the same phases for the same --seed
 
 let padGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 for count in padCounts {

@@ -17,7 +17,9 @@ struct HitFastPathTests {
     }
 
     static func message(_ arguments: [OSCArgument], address: String = "/drum/hit") -> [UInt8] {
-        Array(OSCEncoding.packet(OSCMessage(address, arguments))[4...])
+        var bytes: [UInt8] = []
+        OSCEncoding.appendMessage(OSCMessage(address, arguments), to: &bytes)
+        return bytes
     }
 
     /// Every form the pads and liblo send takes the fast path, with the general path's result.
