@@ -140,7 +140,8 @@ struct Calibration {
     var rateHz: Double
     /// p99.9 of |h| away from strikes, in g.
     var noiseG: Double
-    /// Each strike's peak |h| in g.
+    /// Each strike's strength in g, as the adaptive detector measures it for velocity (how far z
+    /// went from its level before the strike).
     var strikes: [Double]
     /// Each strike's peak |h| (the trigger's units; `strikes` are in velocity's), in g.
     var strikePeaksH: [Double] = []
