@@ -49,6 +49,24 @@ struct AllocationTests {
         #expect(fired > 0)
     }
 
+    /// The brain decides every hit of a crosstalk group on its network thread.
+    @Test func crosstalkCancellerAdmitDoesNotAllocate() {
+        var canceller = CrosstalkCanceller()
+        var admitted = 0
+        var first = CrosstalkCanceller()  // its first use makes the runtime's type metadata, once
+        _ = first.admit(source: 9, time: 0, velocity: 0)
+        allocation_counter_start()
+        for i in 0..<10_000 {
+            // Pads 0-3 in turn, every 5 ms, loud then quiet: some cancelled, some not.
+            if canceller.admit(source: i % 4, time: Double(i) * 0.005, velocity: i % 2 == 0 ? 0.9 : 0.3) {
+                admitted += 1
+            }
+        }
+        let counted = allocation_counter_stop()
+        #expect(counted == 0)
+        #expect(admitted > 0 && canceller.cancelled > 0)
+    }
+
     @Test func batchDetectionIntoReservedStorageDoesNotAllocate() {
         var detector = SquaredDeltaDetector()
         var hits: [Hit] = []
