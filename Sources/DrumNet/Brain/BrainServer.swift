@@ -1,3 +1,4 @@
+import CEpoll  // SOCK_NONBLOCK, SOCK_CLOEXEC
 #if canImport(Glibc)
 import Glibc
 #endif
