@@ -40,7 +40,7 @@ struct PulseAudioTests {
         let brain = BackgroundProcess(pulse.env([Program.productsFolder + "/drumbrain", "--port", "\(port)",
                                                  "--output", "alsa:pulse", "--period", "1024", "--periods", "4",
                                                  "--quiet"]))!
-        #expect(eventually(within: 10) { brain.output.contains("listening on") })
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
         // ALSA's pulse plugin on this project's VM holds a new stream for up to about 2 s before
         // sound flows (measured: the mixer had rendered 0.1 s of audio 2 s after start); hits sent
         // in that window start late. Wait it out, as a drummer would before the first stroke.

@@ -28,7 +28,7 @@ struct CrosstalkGroupTests {
             "--crosstalk-group", "snare,racktom", "--crosstalk-group", "floortom, crash",
             "--crosstalk-window-ms", "300",
         ]))
-        #expect(eventually(within: 20) { brain.output.contains("listening on") }, "\(brain.output)")
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
         #expect(brain.output.contains("crosstalk cancelled within snare+racktom, floortom+crash"))
         try Self.send(port: port, [
             (DrumHit(drum: "snare", velocity: 0.9), after: 0.005),

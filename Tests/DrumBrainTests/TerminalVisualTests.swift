@@ -244,7 +244,7 @@ struct PlainOutputTests {
     func run(_ extra: [String], hits: Int = 1) throws -> String {
         let port = freePort()
         let process = try #require(BackgroundProcess([brain, "--output", "null", "--port", "\(port)"] + extra))
-        #expect(eventually(within: 30) { process.output.contains("listening on") })
+        #expect(process.waitForOutput("listening on"), "\(process.output)")
         for _ in 0..<hits {
             #expect(Program.runTool("oscsend", ["osc.tcp://127.0.0.1:\(port)", "/drum/hit", "sf", "snare", "0.5"]).status == 0)
         }

@@ -136,14 +136,15 @@ struct SensorCommandTests {
     @Test func runWithASensorPlaysHitsAndSurvivesAnUnplug() throws {
         let tree = FakeSysfs()
         tree.addADXL345(buffered: true)
+        let port = freePort()
         let brain = try #require(BackgroundProcess([
-            Program.productsFolder + "/drumbrain", "--port", "7821", "--bind", "127.0.0.1", "--output", "null"]))
+            Program.productsFolder + "/drumbrain", "--port", "\(port)", "--bind", "127.0.0.1", "--output", "null"]))
         defer { brain.stop() }
-        #expect(eventually(within: 10) { brain.output.contains("listening") })
+        #expect(brain.waitForOutput("listening"), "\(brain.output)")
         let pad = try #require(BackgroundProcess([
             "env", "DRUMPAD_SYSFS_ROOT=\(tree.root)/sys", "DRUMPAD_DEV_ROOT=\(tree.root)/dev",
             Program.productsFolder + "/drumpad", "run", "--drum", "snare", "--device", "iio:device0",
-            "--brain", "127.0.0.1:7821", "--name", "iio-pad"]))
+            "--brain", "127.0.0.1:\(port)", "--name", "iio-pad"]))
         #expect(eventually(within: 10) { pad.output.contains("reading \(tree.root)/\(Self.adxl) \"adxl345\"") })
 
         // Strikes into the buffer node: rest at 1 g, a 3 g jolt every 100 ms (400 Hz records).

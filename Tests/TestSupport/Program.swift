@@ -127,6 +127,19 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// Everything it has written so far.
     public var output: String { Program.contents(outputPath) }
 
+    /// Whether it has exited (it is not reaped: `wait` and `stop` still read its status).
+    public var hasExited: Bool {
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+    }
+
+    /// Waits until its output contains `text` (true), or it exits or `seconds` pass without
+    /// (false). A loaded machine may take seconds to start a program, so the default is generous;
+    /// a program that fails to start is seen at once.
+    public func waitForOutput(_ text: String, within seconds: Double = 30) -> Bool {
+        eventually(within: seconds) { output.contains(text) || hasExited } && output.contains(text)
+    }
+
     /// Waits for it to exit by itself; returns its exit status (or 128 + signal).
     @discardableResult
     public func wait() -> Int32 {
