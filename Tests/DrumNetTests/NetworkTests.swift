@@ -61,12 +61,12 @@ struct NetworkTests {
                                                 target: .address(host: "127.0.0.1", port: brain.port),
                                                 pingIntervalMicros: 50_000)) { events.add($0) }
         link.start()
-        #expect(await eventually(within: 3) { events.all.contains(.welcomed(brainName: "test-brain", kitName: "Test Kit")) })
-        #expect(await eventually(within: 3) { events.all.isEmpty == false })
+        #expect(await eventually(within: 10) { events.all.contains(.welcomed(brainName: "test-brain", kitName: "Test Kit")) })
+        #expect(await eventually(within: 10) { events.all.isEmpty == false })
         // Wait for a few pings so the pad knows the brain's clock and tells it.
         try await Task.sleep(for: .milliseconds(300))
         for i in 0..<50 { link.send(DrumHit(drum: "snare", velocity: Float(i) / 50)) }
-        #expect(await eventually(within: 3) { collector.all.count == 50 })
+        #expect(await eventually(within: 10) { collector.all.count == 50 })
         let hits = collector.all
         #expect(hits.map(\.hit.sequence) == (0..<50).map { Int32($0) })
         #expect(hits.allSatisfy { $0.padName == "pad-a" })
@@ -95,7 +95,7 @@ struct NetworkTests {
             let run = Program.runTool("oscsend", [url] + arguments)
             #expect(run.status == 0, "\(run.stderr)")
         }
-        #expect(await eventually(within: 3) { collector.all.count == 3 })
+        #expect(await eventually(within: 10) { collector.all.count == 3 })
         #expect(collector.all.map(\.hit.drum) == ["snare", "kick", "hihat"])
         #expect(collector.all.map(\.hit.velocity) == [1, 0.5, 1])
         // The last oscsend may still be unread when the hits are in (seen under load): wait for it.
@@ -118,10 +118,10 @@ struct NetworkTests {
         let link = PadLink(configuration: .init(padName: "pad-dump", drum: "kick",
                                                 target: .address(host: "127.0.0.1", port: port))) { events.add($0) }
         link.start()
-        #expect(await eventually(within: 5) { events.all.contains(.connected(address: "127.0.0.1:\(port)")) })
+        #expect(await eventually(within: 10) { events.all.contains(.connected(address: "127.0.0.1:\(port)")) })
         link.send(DrumHit(drum: "kick", velocity: 0.75, padTimeMicros: 123_456_789))
         link.send(DrumHit(drum: "kick", velocity: 0.25, padTimeMicros: 123_556_789))
-        #expect(await eventually(within: 3) { dump.output.contains("123556789 1") })
+        #expect(await eventually(within: 10) { dump.output.contains("123556789 1") })
         await link.stop()
         let output = dump.output
         dump.stop()
@@ -154,7 +154,7 @@ struct NetworkTests {
         // The brain still serves others.
         guard let other = RawSocket(port: brain.port) else { Issue.record("brain gone"); return }
         other.send(DrumMessage.hit(DrumHit(drum: "snare")).packet)
-        #expect(await eventually(within: 3) { collector.all.count == 2 })
+        #expect(await eventually(within: 10) { collector.all.count == 2 })
         other.close()
         await brain.stop()
     }
@@ -165,7 +165,7 @@ struct NetworkTests {
         let a = RawSocket(port: brain.port)!, b = RawSocket(port: brain.port)!
         a.send(DrumMessage.ping(timeMicros: 1, offsetMicros: nil, roundTripMicros: nil).packet)
         b.send(DrumMessage.ping(timeMicros: 1, offsetMicros: nil, roundTripMicros: nil).packet)
-        #expect(await eventually(within: 3) { ((try? await brain.statistics())?.count ?? 0) == 2 })
+        #expect(await eventually(within: 10) { ((try? await brain.statistics())?.count ?? 0) == 2 })
         let c = RawSocket(port: brain.port)!
         let (reply, closed) = c.readUntilClosed()
         #expect(closed)
@@ -186,8 +186,8 @@ struct NetworkTests {
             socket.send(DrumMessage.hit(DrumHit(drum: "snare", sequence: Int32(round))).packet)
             socket.close()
         }
-        #expect(await eventually(within: 3) { collector.all.count == 20 })
-        #expect(await eventually(within: 3) { ((try? await brain.closedStatistics())?.count ?? 0) == 20 })
+        #expect(await eventually(within: 10) { collector.all.count == 20 })
+        #expect(await eventually(within: 10) { ((try? await brain.closedStatistics())?.count ?? 0) == 20 })
         #expect(try await brain.statistics().isEmpty)
         await brain.stop()
     }
@@ -212,11 +212,11 @@ struct NetworkTests {
             sentBytes += sent
         }
         #expect(MonotonicClock.nowMicros() < deadline, "still open after \(sentBytes) bytes of pings")
-        #expect(await eventually(within: 3) { ((try? await brain.closedStatistics())?.count ?? 0) == 1 })
+        #expect(await eventually(within: 10) { ((try? await brain.closedStatistics())?.count ?? 0) == 1 })
         greedy.close()
         let good = RawSocket(port: brain.port)!
         good.send(DrumMessage.hit(DrumHit(drum: "snare")).packet)
-        #expect(await eventually(within: 3) { collector.all.count == 1 })
+        #expect(await eventually(within: 10) { collector.all.count == 1 })
         good.close()
         await brain.stop()
     }
@@ -243,23 +243,23 @@ struct NetworkTests {
         let link = PadLink(configuration: .init(padName: "pad-r", drum: "kick",
                                                 target: .address(host: "127.0.0.1", port: port))) { events.add($0) }
         link.start()
-        #expect(await eventually(within: 3) { events.all.contains { if case .welcomed = $0 { true } else { false } } })
+        #expect(await eventually(within: 10) { events.all.contains { if case .welcomed = $0 { true } else { false } } })
         await brain.stop()
-        #expect(await eventually(within: 3) { events.all.contains { if case .lost = $0 { true } else { false } } })
+        #expect(await eventually(within: 10) { events.all.contains { if case .lost = $0 { true } else { false } } })
         // Down for a while: hits now are dropped, and the backoff grows to its cap.
         try await Task.sleep(for: .milliseconds(1500))
         link.send(DrumHit(drum: "kick"))
         link.send(DrumHit(drum: "kick"))
         let restarted = MonotonicClock.nowMicros()
         brain = try await startBrain(port: port, collector: collector)
-        #expect(await eventually(within: 3) {
+        #expect(await eventually(within: 10) {
             events.firstTime(where: { if case .welcomed = $0 { true } else { false } }, after: restarted) != nil
         })
         let back = events.firstTime(where: { if case .welcomed = $0 { true } else { false } }, after: restarted)!
         #expect(back - restarted < 2_000_000)
         #expect(events.all.contains(.droppedWhileDisconnected(count: 2)))
         link.send(DrumHit(drum: "kick"))
-        #expect(await eventually(within: 3) { collector.all.count == 1 })
+        #expect(await eventually(within: 10) { collector.all.count == 1 })
         let stats = await link.stop()
         #expect(stats.reconnects == 1 && stats.droppedHits == 2)
         await brain.stop()

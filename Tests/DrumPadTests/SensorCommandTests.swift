@@ -48,7 +48,7 @@ struct SensorCommandTests {
             Program.productsFolder + "/drumpad", "record", "--device", "\(tree.root)/\(Self.adxl)",
             "--rate", "200", "--out", out]))
         // Written out four times a second: rows show up while it runs, not only at the end.
-        #expect(eventually(within: 10) { Program.contents(out).components("\n") > 20 })
+        #expect(eventually(within: 30) { Program.contents(out).components("\n") > 20 })
         #expect(record.stop(signal: SIGINT) == 0)
         let log = Program.contents(out)
         #expect(log.hasPrefix("# drumpad sensor log v1\n# device: adxl345\n# rate_hz: 200\n"))
@@ -145,7 +145,7 @@ struct SensorCommandTests {
             "env", "DRUMPAD_SYSFS_ROOT=\(tree.root)/sys", "DRUMPAD_DEV_ROOT=\(tree.root)/dev",
             Program.productsFolder + "/drumpad", "run", "--drum", "snare", "--device", "iio:device0",
             "--brain", "127.0.0.1:\(port)", "--name", "iio-pad"]))
-        #expect(eventually(within: 10) { pad.output.contains("reading \(tree.root)/\(Self.adxl) \"adxl345\"") })
+        #expect(eventually(within: 30) { pad.output.contains("reading \(tree.root)/\(Self.adxl) \"adxl345\"") })
 
         // Strikes into the buffer node: rest at 1 g, a 3 g jolt every 100 ms (400 Hz records).
         func strike(count: Int) {
@@ -171,12 +171,12 @@ struct SensorCommandTests {
         }
         strike(count: 5)
         // One hit per strike: the drop back to rest falls within the refractory period.
-        #expect(eventually(within: 10) { brain.output.components("pad=iio-pad ") == 5 },
+        #expect(eventually(within: 30) { brain.output.components("pad=iio-pad ") == 5 },
                 "\(brain.output)\n\(pad.output)")
-        #expect(eventually(within: 10) { pad.output.contains("sensor unplugged") })
+        #expect(eventually(within: 30) { pad.output.contains("sensor unplugged") })
         strike(count: 2)
-        #expect(eventually(within: 10) { pad.output.contains("sensor back") }, "\(pad.output)")
-        #expect(eventually(within: 10) { brain.output.components("pad=iio-pad ") == 7 }, "\(brain.output)")
+        #expect(eventually(within: 30) { pad.output.contains("sensor back") }, "\(pad.output)")
+        #expect(eventually(within: 30) { brain.output.components("pad=iio-pad ") == 7 }, "\(brain.output)")
         #expect(pad.stop(signal: SIGINT) == 0)
         #expect(pad.output.contains("7 hits, 7 sent, 0 dropped"), "\(pad.output)")
         if pad.output.contains("7 hits, 7 sent, 0 dropped") && pad.output.contains("sensor back") {
