@@ -458,6 +458,35 @@ def render(profile_name: str, scenario: str, seconds: float, seed: int,
 
 
 # ---------------------------------------------------------------------------------------------
+# Rank correlation (score and bounds)
+
+
+def ranks(values):
+    """Ranks from 1, ties sharing their mean rank (as Spearman's rho needs)."""
+    values = np.asarray(values, dtype=float)
+    order = np.argsort(values, kind="mergesort")
+    result = np.empty(len(values))
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        result[order[i:j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(a, b):
+    """Spearman's rank correlation of two equal-length sequences (None under 3 pairs)."""
+    if len(a) < 3:
+        return None
+    ra, rb = ranks(a), ranks(b)
+    if ra.std() == 0 or rb.std() == 0:
+        return None
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+# ---------------------------------------------------------------------------------------------
 # Writing
 
 

@@ -315,3 +315,49 @@ def test_spearman_ranks_ties_and_correlates():
     # Matching: the nearest hit within 10 ms per label; the far one is not matched.
     hits = "index,t,strength,velocity\n1,1.002,0,0.2\n2,2.001,0,0.5\n3,3.000,0,0.9\n4,5.0,0,0.1\n"
     assert score.velocity_correlation(hits, [(1.0, 1.0), (2.0, 2.0), (3.0, 3.0), (4.0, 4.0)], 250) == 1.0
+
+
+def _load_script(name):
+    import importlib.machinery, importlib.util
+    loader = importlib.machinery.SourceFileLoader(name, os.path.join(HERE, name))
+    spec = importlib.util.spec_from_loader(name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_bounds_measures_jumps_and_departures():
+    bounds = _load_script("bounds")
+    t = np.arange(10) * 0.01  # 100 Hz
+    z = np.array([0.0, 0.0, 0.1, 0.5, -0.2, 0.0, 0.0, 0.0, 0.3, 0.3])
+    assert list(bounds.jumps(z)) == pytest.approx([0, 0, 0.1, 0.4, 0.7, 0.2, 0, 0, 0.3, 0])
+    # From an onset at 20 ms, 30 ms on: samples 2, 3, 4 -> the largest jump is 0.7.
+    assert list(bounds.largest_jump_after(t, z, [0.02])) == pytest.approx([0.7])
+    # Departure from the level before the onset (sample 1, 0.0) within 25 ms: |0.5|.
+    assert list(bounds.peak_departure(t, z, [0.015])) == pytest.approx([0.5])
+    # From the level 0.0 before 75 ms: samples 8 and 9 depart by 0.3.
+    assert list(bounds.peak_departure(t, z, [0.075])) == pytest.approx([0.3])
+    assert bounds.f1_ceiling(10, 0) == 1.0
+    assert bounds.f1_ceiling(10, 5) == pytest.approx(2 * 0.5 / 1.5)
+    assert bounds.spearman([1, 2, 3], [3, 2, 1]) == -1.0
+
+
+def test_bounds_prints_both_tables_and_finds_the_phone_hides_strikes():
+    out = subprocess.run([sys.executable, os.path.join(HERE, "bounds"), "--profiles", "adxl345,phone",
+                          "--seeds", "14", "--seconds", "10"], capture_output=True, text=True, check=True)
+    assert "bounds: [10/10] phone crosstalk, seed 14" in out.stderr
+    detection, velocity = out.stdout.split("Velocity ceiling")
+    rows = {line.split("|")[1].strip(): line for line in detection.splitlines() if line.startswith("| ")}
+    # Detection: the ADXL345 hides no strike under a carried pad's jumps; the phone's sparse
+    # strikes of seed 14 include some that a carried phone's walking out-jumps.
+    assert rows["adxl345"].count("→ F1 ≤ 1.000") == 4
+    sparse = rows["phone"].split("|")[5]
+    hidden, strikes = map(int, sparse.split("→")[0].strip().split("/"))
+    assert 0 < hidden < strikes
+    # Velocity: three rhos per cell (band / sampled / logged), the band's near 1 on the ADXL345.
+    adxl = [line for line in velocity.splitlines() if line.startswith("| adxl345 |")][0]
+    groove = [float(v) for v in adxl.split("|")[2].split("/")]
+    assert len(groove) == 3 and groove[0] >= 0.95
+    bad = subprocess.run([sys.executable, os.path.join(HERE, "bounds"), "--profiles", "iphone"],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "unknown profile 'iphone'" in bad.stderr
