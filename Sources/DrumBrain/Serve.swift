@@ -135,7 +135,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let brainName = name ?? HostName.current
+        let brainName = name ?? HostName.current(or: "drumbrain")
         let key = try loadKey()
         let kitPath = try kit ?? BundledKit.path()
         let loadedKit = try KitLoader.load(kitPath, sampleRate: Double(rate))
@@ -455,15 +455,6 @@ func printError(_ line: String) {
     var text = line
     text.append("\n")
     text.withUTF8 { utf8 in _ = write(2, utf8.baseAddress, utf8.count) }  // nothing to do if stderr is gone
-}
-
-/// This machine's host name. The corresponding C function is `gethostname`.
-enum HostName {
-    static var current: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "drumbrain" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
 }
 
 extension String {

@@ -94,7 +94,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let padName = name ?? "\(HostName.current)-\(drum)"
+        let padName = name ?? "\(HostName.current(or: "pad"))-\(drum)"
         // The sensor first: a board without one is told so at once, before any network.
         var sensor: LiveSensor?
         if replay == nil {
@@ -342,14 +342,5 @@ struct PacedReplay {
             }
         }
         samples = count
-    }
-}
-
-/// This machine's host name. The corresponding C function is `gethostname`.
-enum HostName {
-    static var current: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "pad" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

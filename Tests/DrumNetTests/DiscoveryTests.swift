@@ -16,14 +16,10 @@ struct DiscoveryTests {
         return Program.temporaryFile(text)
     }
 
-    func waitFor(_ process: BackgroundProcess, _ text: String, seconds: Double = 5) -> Bool {
-        eventually(within: seconds) { process.output.contains(text) }
-    }
-
     @Test func brainIsPublishedRenamedOnCollisionAndFoundByPads() throws {
         let avahi = try AvahiSandbox()
         let first = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7790", "--output", "null"]))!
-        #expect(waitFor(first, "published as \"studio\""))
+        #expect(first.waitForOutput("published as \"studio\""))
         // avahi-browse sees it on the bridge and loopback, with its TXT records.
         let browse = Program.runTool(avahi.script, ["run", avahi.folder, "avahi-browse", "-rpt", "_drumbrain._tcp"])
         let resolved = browse.stdout.split(separator: "\n").filter { $0.hasPrefix("=") && $0.contains(";studio;") }
@@ -32,8 +28,8 @@ struct DiscoveryTests {
         #expect(resolved.contains { $0.contains(";br0;") } && resolved.contains { $0.contains(";lo;") })
 
         let second = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7791", "--output", "null"]))!
-        #expect(waitFor(second, "publishing as \"studio #2\""))
-        #expect(waitFor(second, "published as \"studio #2\""))
+        #expect(second.waitForOutput("publishing as \"studio #2\""))
+        #expect(second.waitForOutput("published as \"studio #2\""))
 
         // A pad with no address finds the brain it names, and plays it.
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "snare",
@@ -41,7 +37,7 @@ struct DiscoveryTests {
                                                  "--wait-for-brain", "30"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("welcomed"))
-        #expect(waitFor(first, "hit drum=snare"))
+        #expect(first.waitForOutput("hit drum=snare"))
         #expect(eventually(within: 30) { first.output.components("hit drum=snare") == 3 })
         #expect(second.output.components("hit drum=snare") == 0)
         first.stop(signal: SIGINT)
@@ -51,9 +47,9 @@ struct DiscoveryTests {
     @Test func afterTheDaemonRestartsTheBrainIsPublishedAgainAndFound() throws {
         let avahi = try AvahiSandbox()
         let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "stage", "--port", "7792", "--output", "null"]))!
-        #expect(waitFor(brainProcess, "published as \"stage\""))
+        #expect(brainProcess.waitForOutput("published as \"stage\""))
         avahi.killDaemon()
-        #expect(waitFor(brainProcess, "the Avahi daemon went away"))
+        #expect(brainProcess.waitForOutput("the Avahi daemon went away"))
         avahi.startDaemon()
         #expect(eventually(within: 30) { brainProcess.output.components("published as \"stage\"") == 2 })
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "kick",
@@ -73,7 +69,7 @@ struct DiscoveryTests {
         let avahi = try AvahiSandbox()
         avahi.killDaemon()
         let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "alone", "--port", "7793", "--output", "null"]))!
-        #expect(waitFor(brainProcess, "no Avahi daemon is running"))
+        #expect(brainProcess.waitForOutput("no Avahi daemon is running"))
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "kick",
                                                  "--replay", shortLog(), "--brain", "127.0.0.1:7793"])
         #expect(run.status == 0)

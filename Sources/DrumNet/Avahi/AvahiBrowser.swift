@@ -159,7 +159,7 @@ final class BrowserCore: Sendable {
             item = avahi_string_list_get_next(current)
         }
         let service = BrainService(name: String(cString: name),
-                                   host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                                   host: String(nulTerminated: text),
                                    port: Int(port), txt: records)
         // A brain resolves once per interface; keep the first address and report it once.
         let isNew = state.withLock { s -> Bool in

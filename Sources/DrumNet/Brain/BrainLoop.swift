@@ -449,6 +449,6 @@ final class BrainLoop: @unchecked Sendable {
     private static func numeric(_ family: Int32, _ address: UnsafeRawPointer) -> String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         guard inet_ntop(family, address, &text, socklen_t(text.count)) != nil else { return "unknown" }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(nulTerminated: text)
     }
 }
