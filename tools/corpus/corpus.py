@@ -410,9 +410,26 @@ class Rendered:
     raw: np.ndarray          # (n, 3) raw units after clipping (before the fuzz filter)
     seen: np.ndarray         # (n, 3) raw units as the reader sees them (after fuzz, if any)
     analog: np.ndarray       # (n, 3) in g before noise, clipping, quantisation
+    band_z: np.ndarray       # z through the sensor's low-pass at INTERNAL_RATE, before sampling
     t_event: np.ndarray | None  # delivery time of each sample's report (bursty profiles)
     labels_t: np.ndarray
     labels_a: np.ndarray
+
+
+def band_limit(profile: Profile, physics):
+    """The physics (x, y, z) through the sensor's own low-pass, still at INTERNAL_RATE."""
+    h = butterworth_impulse(profile.lowpass_hz, profile.lowpass_order, INTERNAL_RATE)
+    return [causal_filter(axis, h) for axis in physics]
+
+
+def names(text, known, what, program):
+    """The names in `text` (a list of space- or comma-separated arguments), each checked
+    against `known`; an unknown one stops `program` with an error naming it and the known ones."""
+    chosen = [n for part in text for n in part.split(",") if n]
+    for n in chosen:
+        if n not in known:
+            raise SystemExit(f"{program}: unknown {what} {n!r} (known: {', '.join(known)})")
+    return chosen
 
 
 def render(profile_name: str, scenario: str, seconds: float, seed: int,
@@ -425,8 +442,7 @@ def render(profile_name: str, scenario: str, seconds: float, seed: int,
         physics = render_physics(scene, seed)
     rng = np.random.default_rng([seed, zlib.crc32(scenario.encode()),
                                  zlib.crc32(profile_name.encode())])
-    h = butterworth_impulse(profile.lowpass_hz, profile.lowpass_order, INTERNAL_RATE)
-    filtered = [causal_filter(axis, h) for axis in physics]
+    filtered = band_limit(profile, physics)
     times = sample_times(profile, seconds, rng)
     grid = np.arange(filtered[0].size) / INTERNAL_RATE
     analog = np.stack([np.interp(times, grid, axis) for axis in filtered], axis=1)
@@ -453,7 +469,7 @@ def render(profile_name: str, scenario: str, seconds: float, seed: int,
         t_event = times[last] + latency[reports]
         t_event = np.maximum.accumulate(t_event)
     return Rendered(profile=profile, scene=scene, t=times, xyz=xyz, raw=raw, seen=seen,
-                    analog=analog, t_event=t_event,
+                    analog=analog, band_z=filtered[2], t_event=t_event,
                     labels_t=scene.strikes_t.copy(), labels_a=scene.strikes_a.copy())
 
 

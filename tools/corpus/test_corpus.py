@@ -303,11 +303,7 @@ def test_score_cancels_crosstalk_with_the_neighbour_log(tmp_path):
 
 
 def test_spearman_ranks_ties_and_correlates():
-    import importlib.machinery, importlib.util
-    loader = importlib.machinery.SourceFileLoader("score", os.path.join(os.path.dirname(__file__), "score"))
-    spec = importlib.util.spec_from_loader("score", loader)
-    score = importlib.util.module_from_spec(spec)
-    loader.exec_module(score)
+    score = _load_script("score")
     assert list(score.ranks([10, 20, 20, 5])) == [2, 3.5, 3.5, 1]
     assert score.spearman([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
     assert score.spearman([1, 2, 3, 4], [40, 30, 20, 10]) == -1.0
