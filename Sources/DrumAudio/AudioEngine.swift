@@ -248,8 +248,12 @@ public final class AudioEngine: @unchecked Sendable {
             rendered += Int64(frames)
             recorder?.ring.write(buffer, count: frames * 2)
             if let alsa {
+                let before = xruns
                 let error = alsa.write(buffer, frames: frames, xruns: &xruns)
                 xrunCount.store(xruns, ordering: .relaxed)
+                // An underrun moved the device's clock against the frames: time the frames
+                // afresh, or hits would be placed by the old origin until it left the window.
+                if xruns != before { period = 0 }
                 if error < 0 {
                     fatalError.store(error, ordering: .relaxed)
                     break

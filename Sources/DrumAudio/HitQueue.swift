@@ -34,8 +34,9 @@ public struct ScheduledHit: Sendable, Equatable, BitwiseCopyable {
 /// The ring of hits the network side pushes and the audio thread pops (see `SPSCRing`).
 public typealias HitQueue = SPSCRing<ScheduledHit>
 
-/// A hit the mixer started: its number, the output frame of its first sample, and the monotonic
-/// time (µs) at which the period holding that frame was rendered, just before it went out.
+/// A hit the mixer started: its number, the output frame of its first sample, the frame it asked
+/// for, and the monotonic time (µs) at which the period holding that frame was rendered, just
+/// before it went out.
 public struct StartedHit: Sendable, Equatable, BitwiseCopyable {
     /// The number given in `ScheduledHit.id`.
     public var id: UInt32
@@ -43,6 +44,12 @@ public struct StartedHit: Sendable, Equatable, BitwiseCopyable {
     public var frame: Int64
     /// Monotonic µs when its period was rendered.
     public var renderedMicros: Int64
+    /// The frame the hit asked for (`ScheduledHit.frame`; `ScheduledHit.now` for none).
+    public var requestedFrame: Int64 = ScheduledHit.now
+
+    /// Frames it started after the frame it asked for: non-zero when it reached the audio thread
+    /// after its slot had been rendered (it arrived later than the jitter buffer allows).
+    public var lateFrames: Int64 { requestedFrame < 0 ? 0 : max(0, frame - requestedFrame) }
 }
 
 /// The ring of started hits flowing back from the audio thread (producer) to the control side

@@ -66,6 +66,7 @@ public final class Mixer: @unchecked Sendable {
     private let unknownDrums = Atomic<Int>(0)
     private let droppedHits = Atomic<Int>(0)
     private let staleHits = Atomic<Int>(0)
+    private let lateHits = Atomic<Int>(0)
     private let clippedSamples = Atomic<Int>(0)
 
     /// Prepares voices for the drums of `kit`; hits come from `queue`.
@@ -238,7 +239,11 @@ public final class Mixer: @unchecked Sendable {
                                   left: kit.panLeft[drum] * gain * stereoBoost,
                                   right: kit.panRight[drum] * gain * stereoBoost, fadeLeft: -1)
             startedHits.wrappingAdd(1, ordering: .relaxed)
-            if hit.id != 0 { started.push(StartedHit(id: hit.id, frame: frame, renderedMicros: renderedMicros)) }
+            if hit.frame >= 0 && frame > hit.frame { lateHits.wrappingAdd(1, ordering: .relaxed) }
+            if hit.id != 0 {
+                started.push(StartedHit(id: hit.id, frame: frame, renderedMicros: renderedMicros,
+                                        requestedFrame: hit.frame))
+            }
         }
     }
 
@@ -332,6 +337,9 @@ public final class Mixer: @unchecked Sendable {
         public var staleHits: Int
         /// Samples the limiter bent.
         public var limitedSamples: Int
+        /// Hits with a frame that reached the mixer after that frame had been rendered, and so
+        /// started at the next period instead (late for the jitter buffer).
+        public var lateHits: Int = 0
     }
 
     /// The counters now.
@@ -340,7 +348,8 @@ public final class Mixer: @unchecked Sendable {
                  unknownDrums: unknownDrums.load(ordering: .relaxed),
                  droppedHits: droppedHits.load(ordering: .relaxed) + queue.refusedCount,
                  staleHits: staleHits.load(ordering: .relaxed),
-                 limitedSamples: clippedSamples.load(ordering: .relaxed))
+                 limitedSamples: clippedSamples.load(ordering: .relaxed),
+                 lateHits: lateHits.load(ordering: .relaxed))
     }
 }
 

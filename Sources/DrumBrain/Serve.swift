@@ -277,6 +277,9 @@ struct Serve: AsyncParsableCommand {
                 if let latency = received.latencyMicros { line += " latency_us=\(latency)" }
                 if let started = starts.removeValue(forKey: number) {
                     line += " frame=\(started.frame) brain_us=\(started.renderedMicros - received.receivedMicros)"
+                    if started.lateFrames > 0 {
+                        line += " late_ms=" + String(format3: Double(started.lateFrames) * 1000 / Double(rate))
+                    }
                     visual?.started(brainMicros: started.renderedMicros - received.receivedMicros)
                 }
                 if visual == nil { out.writeLine(line) }
@@ -318,6 +321,11 @@ struct Serve: AsyncParsableCommand {
                    + "\(unknownDrums.load(ordering: .relaxed)) hits for drums the kit lacks, "
                    + (crosstalk.map { "\($0.cancelled) cancelled as crosstalk, " } ?? "")
                    + "\(status.mixer.limitedSamples) samples limited"
+                   + (status.mixer.lateHits > 0
+                      ? "; \(status.mixer.lateHits) hit\(status.mixer.lateHits == 1 ? "" : "s") arrived after their slot "
+                        + "in the \(DecimalFormatting.string(jitterBufferMs, decimals: 0)) ms jitter buffer and started late "
+                        + "(a longer --jitter-buffer-ms holds them)"
+                      : "")
                    + (status.realtime == false ? "; ran without SCHED_FIFO (\(status.realtimeRefusal ?? "refused"))" : "")
                    + (status.outputError.map { "; output failed: \($0)" } ?? ""))
         for pad in totals {

@@ -168,6 +168,23 @@ struct StartedReportTests {
         #expect(second?.id == 7 && second?.frame == 300)
         #expect(second!.renderedMicros >= first!.renderedMicros)
         #expect(mixer.started.pop() == nil)
+        #expect(first?.lateFrames == 0 && second?.lateFrames == 0 && mixer.counters.lateHits == 0)
+    }
+
+    @Test func aHitWhoseFrameHasPassedStartsAtOnceAndIsReportedLate() {
+        let kit = testKit([("kick", 0, 1_000, { _ in 0.5 })])
+        let queue = HitQueue()
+        let mixer = Mixer(kit: kit, queue: queue)
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        defer { out.deallocate() }
+        for _ in 0..<2 { mixer.render(into: out, frames: 128) }  // frames 0..<256 are gone
+        queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 200, id: 1))  // 56 frames too late
+        queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 300, id: 2))  // in time
+        for _ in 0..<2 { mixer.render(into: out, frames: 128) }
+        let late = mixer.started.pop(), onTime = mixer.started.pop()
+        #expect(late?.id == 1 && late?.frame == 256 && late?.requestedFrame == 200 && late?.lateFrames == 56)
+        #expect(onTime?.id == 2 && onTime?.frame == 300 && onTime?.lateFrames == 0)
+        #expect(mixer.counters.lateHits == 1)
     }
 }
 

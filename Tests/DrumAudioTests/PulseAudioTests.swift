@@ -95,16 +95,28 @@ struct UnderrunTests {
         #expect(eventually(within: 10) { engine.status.mixer.frames > 48_000 })
         let before = engine.status
         #expect(before.xruns == 0 && before.outputError == nil)
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let probe = Int64(clock.tv_sec) * 1_000_000 + Int64(clock.tv_nsec) / 1000
+        let mappedBefore = try #require(engine.frame(atMicros: probe))
         // Stalled for 0.4 s: the device's 85 ms buffer runs dry.
         engine.stallRenderOnce(micros: 400_000)
         #expect(eventually(within: 10) { engine.status.xruns > before.xruns }, "no underrun counted")
+        // The time the device stood still is no longer counted as frames: a moment before the
+        // stall maps to an earlier frame at once (a few periods on, not a window of 64 later),
+        // by at least the 0.4 s less the 85 ms the buffer held (the pulse plugin may hold the
+        // restarted stream longer).
+        let recovering = engine.status.mixer.frames
+        #expect(eventually(within: 5) { engine.status.mixer.frames > recovering + 8 * 1024 })
+        let shift = try mappedBefore - #require(engine.frame(atMicros: probe))
+        #expect(shift > 14_000, "time→frame moved by \(shift) frames after the underrun")
         // Recovered: frames keep flowing and a hit still plays.
         let after = engine.status.mixer.frames
         #expect(eventually(within: 5) { engine.status.mixer.frames > after + 48_000 })
         #expect(engine.play(drum: 0, velocity: 1))
         #expect(eventually(within: 5) { engine.status.mixer.hits == 1 })
         #expect(engine.status.outputError == nil)
-        print("forced underrun: \(engine.status.xruns) counted, playing on")
+        print("forced underrun: \(engine.status.xruns) counted, the clock re-timed by \(shift) frames, playing on")
         if engine.status.outputError == nil && engine.status.mixer.hits == 1 {
             FaultTable.record("render thread stalled (test build)", load: "0.4 s stall on ALSA's pulse device, 85 ms buffer",
                               result: "survived; \(engine.status.xruns) underrun counted, recovered, the next hit played")

@@ -15,6 +15,9 @@ import TestSupport
                              "needs root, avahi-daemon, dbus-daemon, avahi-utils and iproute2 for a private Avahi, and pulseaudio, pulseaudio-utils and libasound2-plugins"))
 struct EndToEndTests {
     static let drums = ["kick", "snare", "hihat"]
+    /// Long enough for a shared machine's scheduling stalls (31 ms seen on an idle 2-core VM);
+    /// the test is of placing hits by their time stamps, not of how short the buffer can be.
+    static let jitterBufferMs = 100
 
     /// The strike times of a bundled groove log (its hit column).
     static func strikes(_ drum: String) throws -> [Double] {
@@ -23,6 +26,17 @@ struct EndToEndTests {
         var batch = SensorBatch()
         _ = try Array(text.utf8).withUnsafeBytes { try reader.read($0, isEnd: true, into: &batch) }
         return batch.labelled.map { batch.time[$0] }
+    }
+
+    /// Hits the brain says started late (`late_ms=`: they reached it after their slot in the
+    /// jitter buffer had been played), by drum.
+    static func lateHits(_ output: String) -> [String: Int] {
+        var late: [String: Int] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("hit drum=") && line.contains(" late_ms=") {
+            let drum = line.split(separator: " ")[1].dropFirst(5)
+            late[String(drum), default: 0] += 1
+        }
+        return late
     }
 
     /// The brain's hit lines: drum, velocity and the output frame where the sound starts.
@@ -45,7 +59,7 @@ struct EndToEndTests {
         let (recorder, recording) = try #require(HeardAudio.startRecorder(pulse))
         let brain = try #require(BackgroundProcess(avahi.inside(pulse.env([
             Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7811", "--output", "alsa:pulse",
-            "--period", "1024", "--periods", "4", "--jitter-buffer-ms", "20"]))))
+            "--period", "1024", "--periods", "4", "--jitter-buffer-ms", "\(Self.jitterBufferMs)"]))))
         #expect(eventually(within: 10) { brain.output.contains("published as \"e2e\"") }, "\(brain.output)")
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
@@ -69,39 +83,58 @@ struct EndToEndTests {
         recorder.stop(signal: SIGINT)
         let output = brain.output
         let played = Self.playedHits(output)
+        let summary = output.split(separator: "\n").first { $0.hasPrefix("audio: ") } ?? "(no audio summary)"
+        print("end-to-end: brain says \(summary)")
+        #expect(summary.contains(" 0 underruns"), "\(summary)")
+        let lines = output.split(separator: "\n").filter { $0.hasPrefix("hit drum=") }
         // Every strike in the logs played once, on its drum, by its pad, on time.
         for drum in Self.drums {
             let expected = try Self.strikes(drum)
+            let mine = lines.filter { $0.hasPrefix("hit drum=\(drum) ") && $0.contains(" pad=e2e-\(drum) ") }
             let frames = played.filter { $0.drum == drum && $0.pad == "e2e-\(drum)" }.map(\.frame)
             #expect(frames.count == expected.count, "\(drum): \(frames.count) played, \(expected.count) in the log")
-            guard frames.count == expected.count, !frames.isEmpty else { continue }
-            // Timing against the log's own strike times, one constant offset removed.
-            var deviations = zip(frames, expected).map { Double($0) / 48_000 - $1 }
-            let median = deviations.sorted()[deviations.count / 2]
-            deviations = deviations.map { abs($0 - median) * 1000 }.sorted()
-            let p99 = deviations[min(deviations.count - 1, Int(Double(deviations.count) * 0.99))]
-            #expect(p99 <= 1.0, "\(drum): p99 timing deviation \(p99) ms")
-            print("end-to-end timing: \(drum) p99 \(DecimalFormatting.string(p99, decimals: 3)) ms over \(frames.count) hits")
+            guard frames.count == expected.count, mine.count == frames.count, !frames.isEmpty else { continue }
+            // Timing against the log's own strike times, one constant offset removed, over the
+            // hits that reached the brain within the jitter buffer: those must start at the frame
+            // their time stamp maps to. A hit that arrived after its slot cannot (the brain says
+            // so on its line, `late_ms=`); those are counted below.
+            let onTime = zip(frames, expected).enumerated().filter { !mine[$0.offset].contains(" late_ms=") }
+                .map { Double($0.element.0) / 48_000 - $0.element.1 }
+            guard !onTime.isEmpty else { continue }
+            let median = onTime.sorted()[onTime.count / 2]
+            let worst = onTime.map { abs($0 - median) * 1000 }.max()!
+            #expect(worst <= 1.0, "\(drum): timing deviation up to \(worst) ms: \(mine)")
+            print("end-to-end timing: \(drum) worst \(DecimalFormatting.string(worst, decimals: 3)) ms "
+                  + "over \(onTime.count) hits on time of \(frames.count)")
         }
         #expect(played.count == 88 && output.contains("audio: 88 sounds started"), "\(output)")
         let latencies = output.split(separator: " ").compactMap { $0.hasPrefix("latency_us=") ? Int($0.dropFirst(11)) : nil }
         print("end-to-end: network latency max \(latencies.max() ?? 0) µs over \(latencies.count) hits")
+        // Late hits come only from stalls longer than the jitter buffer: at most a couple.
+        let late = Self.lateHits(output)
+        let lateCount = late.values.reduce(0, +)
+        #expect(lateCount <= 2, "\(lateCount) hits arrived after their slot: \(late)")
+        if lateCount > 0 { print("end-to-end: \(lateCount) hits late past the \(Self.jitterBufferMs) ms buffer: \(late)") }
+        #expect(lateCount == 0 || summary.contains("\(lateCount) hit"), "the summary does not count the late hits: \(summary)")
 
         // What was heard: the recording against the kit's samples placed at the brain's frames.
         let heard = try SoundFile.read(recording)
         let reference = try HeardAudio.render(played, to: pulse.folder + "/reference.wav")
         let aligned = try #require(HeardAudio(heard: heard, reference: reference),
                                    "the recording (\(heard.frames) frames) cannot be aligned with the render")
-        var worst = 0.0
-        for hit in played {
-            let window = Int(hit.frame)..<Int(hit.frame) + 2_400
-            let remainder = aligned.remainder(window)
-            worst = max(worst, remainder)
+        // The sound server or the recorder may stall on a loaded machine and shift everything
+        // after a gap; the check follows at most two such jumps (see `HeardAudio.follow`).
+        let check = aligned.follow(played.map { Int($0.frame) })
+        for (hit, remainder) in zip(played, check.remainders) {
             #expect(remainder < 0.01, "\(hit.drum) at frame \(hit.frame): \(remainder) of its energy is not the template's")
         }
-        let whole = aligned.remainder(0..<reference.frames)
-        #expect(whole < 0.01, "heard − reference over the whole groove: \(whole)")
-        print("end-to-end through PulseAudio: aligned at \(aligned.lag) frames; remainder worst hit \(worst), whole \(whole)")
+        for jump in check.stretches.dropFirst() {
+            print("end-to-end: the recording jumps to lag \(jump.lag) frames before frame \(jump.first)")
+        }
+        #expect(check.stretches.count <= 3, "the recording jumps \(check.stretches.count - 1) times: \(check.stretches)")
+        #expect(check.whole < 0.01, "heard − reference over a whole stretch of the groove: \(check.whole)")
+        print("end-to-end through PulseAudio: aligned at \(aligned.lag) frames, \(check.stretches.count) stretch(es); "
+              + "remainder worst hit \(check.remainders.max() ?? 0), whole \(check.whole)")
         // The check tells drums apart: with the drums swapped round, every hit's window fails it.
         let swapped = try HeardAudio.render(played, to: pulse.folder + "/swapped.wav") {
             ["kick": "snare", "snare": "hihat", "hihat": "kick"][$0] ?? $0

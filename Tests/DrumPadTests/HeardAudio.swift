@@ -62,8 +62,9 @@ struct HeardAudio {
     }
 
     /// Energy of heard − reference over energy of the reference, both channels, in
-    /// `frames` of the reference (a range of its frames).
-    func remainder(_ frames: Range<Int>) -> Double {
+    /// `frames` of the reference (a range of its frames), at `lag` (by default the alignment's).
+    func remainder(_ frames: Range<Int>, lag: Int? = nil) -> Double {
+        let lag = lag ?? self.lag
         var residual = 0.0, energy = 0.0
         for frame in frames where frame + lag >= 0 && frame + lag < heard.frames && frame < reference.frames {
             for channel in 0..<2 {
@@ -74,6 +75,83 @@ struct HeardAudio {
             }
         }
         return energy > 0 ? residual / energy : .infinity
+    }
+
+    /// The lag within `reach` frames of `near` at which `frames` of the reference best match
+    /// the recording, and the remainder there: found on 5 ms energy envelopes, then refined
+    /// sample by sample. For a sound path that skipped or stalled (a gap in the recording
+    /// shifts everything after it).
+    func bestLag(_ frames: Range<Int>, near: Int, reach: Int) -> (lag: Int, remainder: Double) {
+        let block = 240
+        func energy(_ audio: AudioBuffer, _ start: Int) -> Double {
+            var sum = 0.0
+            let first = max(0, start), end = min(audio.frames, start + block)
+            guard first < end else { return 0 }
+            for frame in first..<end {
+                sum += Double(abs(audio[frame, 0])) + Double(abs(audio[frame, 1]))
+            }
+            return sum
+        }
+        let blocks = stride(from: frames.lowerBound, to: frames.upperBound, by: block).map { energy(reference, $0) }
+        // A loud sound heard part-way into its decay can look like a soft one on envelopes, so
+        // the eight closest lags are each refined and the best remainder wins.
+        var candidates: [(lag: Int, distance: Double)] = []
+        for lag in stride(from: near - reach, through: near + reach, by: block / 4) {
+            var distance = 0.0
+            for (k, e) in blocks.enumerated() {
+                let d = e - energy(heard, frames.lowerBound + k * block + lag)
+                distance += d * d
+            }
+            candidates.append((lag, distance))
+        }
+        var best = (lag: near, remainder: Double.infinity)
+        var refined: [Int] = []
+        for candidate in candidates.sorted(by: { $0.distance < $1.distance }) where refined.count < 8 {
+            guard !refined.contains(where: { abs($0 - candidate.lag) <= block }) else { continue }
+            refined.append(candidate.lag)
+            for lag in (candidate.lag - block / 4)...(candidate.lag + block / 4) {
+                let r = remainder(frames, lag: lag)
+                if r < best.remainder { best = (lag, r) }
+            }
+        }
+        return best
+    }
+
+    /// Checks hits (their frames in the reference) against the recording when the sound path
+    /// may have stalled or skipped, shifting everything after a gap: each hit is checked at the
+    /// current lag; one that does not match is looked for within 3 s of it, and the lag it
+    /// matches at holds from there on if most of the next three hits match there too. Returns each hit's remainder (in the order given), the
+    /// stretches of hits that matched at one lag, and the worst remainder of a stretch taken
+    /// as a whole (from its first hit to 50 ms after its last), so that a jump has to explain
+    /// everything heard in between, not only the hits' own windows.
+    func follow(_ hits: [Int], window: Int = 2_400) -> (remainders: [Double], stretches: [(first: Int, last: Int, lag: Int)], whole: Double) {
+        var remainders = [Double](repeating: .infinity, count: hits.count)
+        var stretches: [(first: Int, last: Int, lag: Int)] = []
+        var lag = self.lag
+        let order = hits.indices.sorted(by: { hits[$0] < hits[$1] })
+        for (position, index) in order.enumerated() {
+            let frames = hits[index]..<hits[index] + window
+            var remainder = self.remainder(frames, lag: lag)
+            if remainder >= 0.01 {
+                // A jump holds for what follows: most of the next three hits must match at the
+                // new lag too, or this hit is simply not there (and is not to be matched to
+                // another's sound).
+                let moved = bestLag(frames, near: lag, reach: 144_000)
+                let next = order[(position + 1)...].prefix(3)
+                let matching = next.filter { self.remainder(hits[$0]..<hits[$0] + window, lag: moved.lag) < 0.01 }
+                let confirmed = matching.count * 3 >= next.count * 2
+                if moved.remainder < 0.01 && confirmed { (lag, remainder) = moved }
+            }
+            remainders[index] = remainder
+            guard remainder < 0.01 else { continue }
+            if stretches.last?.lag == lag {
+                stretches[stretches.count - 1].last = hits[index]
+            } else {
+                stretches.append((hits[index], hits[index], lag))
+            }
+        }
+        let whole = stretches.map { self.remainder($0.first..<$0.last + window, lag: $0.lag) }.max() ?? .infinity
+        return (remainders, stretches, whole)
     }
 }
 
