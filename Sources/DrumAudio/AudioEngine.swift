@@ -104,12 +104,11 @@ public final class AudioEngine: @unchecked Sendable {
     private let realtimeState = Atomic<Int>(0)
     private let realtimeErrno = Atomic<Int32>(0)
     private let fatalError = Atomic<Int32>(0)
-    /// The audio clock: the monotonic time (µs) at which output frame 0 would have been
-    /// rendered, from the least-late period start of the last 64 (a late wake-up only ever adds
-    /// delay, so the earliest is the truest). 0 until the thread runs.
+    /// The audio clock's origin (see `FrameClock`): the monotonic time (µs) at which output
+    /// frame 0 was rendered. 0 until the thread runs.
     private let clockOriginMicros = Atomic<Int64>(0)
-    /// The last 64 periods' origin estimates; the audio thread's own, allocated once.
-    private let originWindow = UnsafeMutablePointer<Int64>.allocate(capacity: 64)
+    /// The audio thread's own clock estimator, allocated once.
+    private let frameClock: FrameClock
     private var thread = pthread_t()
 
     /// Opens the output and prepares everything the audio thread needs.
@@ -142,11 +141,11 @@ public final class AudioEngine: @unchecked Sendable {
         // Touched now, so the audio thread never faults a fresh page.
         buffer = .allocate(capacity: config.periodFrames * 2)
         buffer.initialize(repeating: 0, count: config.periodFrames * 2)
+        frameClock = FrameClock(rate: config.sampleRate, periodFrames: config.periodFrames)
     }
 
     deinit {
         buffer.deallocate()
-        originWindow.deallocate()
     }
 
     /// Starts the audio thread.
@@ -229,17 +228,12 @@ public final class AudioEngine: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         var xruns = 0
         var rendered: Int64 = 0
-        var period = 0
-        let rate = Int64(configuration.sampleRate)
         while running.load(ordering: .acquiring) {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             let micros = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-            originWindow[period & 63] = micros - rendered * 1_000_000 / rate
-            period += 1
-            var origin = Int64.max
-            for i in 0..<min(period, 64) where originWindow[i] < origin { origin = originWindow[i] }
-            clockOriginMicros.store(origin, ordering: .releasing)
+            clockOriginMicros.store(frameClock.update(nowMicros: micros, renderedFrames: rendered),
+                                    ordering: .releasing)
             #if DEBUG
             let stall = stallRequestMicros.exchange(0, ordering: .relaxed)
             if stall > 0 { usleep(UInt32(stall)) }
@@ -253,7 +247,7 @@ public final class AudioEngine: @unchecked Sendable {
                 xrunCount.store(xruns, ordering: .relaxed)
                 // An underrun moved the device's clock against the frames: time the frames
                 // afresh, or hits would be placed by the old origin until it left the window.
-                if xruns != before { period = 0 }
+                if xruns != before { frameClock.reset() }
                 if error < 0 {
                     fatalError.store(error, ordering: .relaxed)
                     break

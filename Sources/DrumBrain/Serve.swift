@@ -304,10 +304,23 @@ struct Serve: AsyncParsableCommand {
             source.resume()
             reload = source
         }
+        // An underrun is said when it happens, with where in the output it fell.
+        let underruns = Task {
+            var seen = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))  // cancelled: the loop ends
+                let status = engine.status
+                guard status.xruns > seen else { continue }
+                seen = status.xruns
+                printError("drumbrain: underrun near frame \(status.mixer.frames) (\(seen) so far): the sound device "
+                           + "ran dry and lost time; more room (--period, --periods) or less load on the machine avoids it")
+            }
+        }
         let visualStatus = visual?.follow(server: server, engine: engine, brainName: brainName,
                                     listening: "\(bind):\(server.port)", kitName: loadedKit.name)
         await stop.wait()
         visualStatus?.cancel()
+        underruns.cancel()
         visual?.stop()
         reload?.cancel()
         printError("drumbrain: stopping")

@@ -75,6 +75,28 @@ struct PulseAudioTests {
         // cos²(π/8) ≈ 0.854 of the energy on the left for −45°.
         #expect(abs(left / (left + right) - 0.854) < 0.02)
     }
+
+    /// A brain stopped for half a second (SIGSTOP, as a swapping or overloaded machine stalls
+    /// it) lets the device run dry: it says so when it happens, and plays on.
+    @Test func aStalledBrainSaysItsDeviceRanDryAndPlaysOn() throws {
+        let pulse = try PulseSandbox()
+        let port = 18_500 + Int(getpid() % 1000)
+        let brain = BackgroundProcess(pulse.env([Program.productsFolder + "/drumbrain", "--port", "\(port)",
+                                                 "--output", "alsa:pulse", "--period", "1024", "--periods", "4"]))!
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        usleep(3_000_000)  // the pulse plugin's hold on a new stream (see above)
+        kill(brain.pid, SIGSTOP)
+        usleep(500_000)
+        kill(brain.pid, SIGCONT)
+        #expect(brain.waitForOutput("underrun near frame", within: 10), "\(brain.output)")
+        usleep(3_000_000)  // the plugin holds the restarted stream as it holds a new one
+        #expect(Program.runTool("oscsend", ["osc.tcp://127.0.0.1:\(port)", "/drum/hit", "s", "snare"]).status == 0)
+        #expect(brain.waitForOutput("hit drum=snare", within: 10), "\(brain.output)")
+        usleep(300_000)
+        brain.stop(signal: SIGINT)
+        #expect(brain.output.contains(" pad=- frame="), "the hit did not start: \(brain.output)")
+        #expect(brain.output.contains("audio: 1 sounds started, 1 underruns"), "\(brain.output)")
+    }
 }
 
 /// Issue 10's forced underrun: the render thread stalled past the device buffer, through a real

@@ -28,17 +28,6 @@ struct EndToEndTests {
         return batch.labelled.map { batch.time[$0] }
     }
 
-    /// Hits the brain says started late (`late_ms=`: they reached it after their slot in the
-    /// jitter buffer had been played), by drum.
-    static func lateHits(_ output: String) -> [String: Int] {
-        var late: [String: Int] = [:]
-        for line in output.split(separator: "\n") where line.hasPrefix("hit drum=") && line.contains(" late_ms=") {
-            let drum = line.split(separator: " ")[1].dropFirst(5)
-            late[String(drum), default: 0] += 1
-        }
-        return late
-    }
-
     /// The brain's hit lines: drum, velocity and the output frame where the sound starts.
     static func playedHits(_ output: String) -> [(drum: String, velocity: String, frame: Int64, pad: String)] {
         output.split(separator: "\n").filter { $0.hasPrefix("hit drum=") }.compactMap { line in
@@ -85,38 +74,15 @@ struct EndToEndTests {
         let played = Self.playedHits(output)
         let summary = output.split(separator: "\n").first { $0.hasPrefix("audio: ") } ?? "(no audio summary)"
         print("end-to-end: brain says \(summary)")
-        #expect(summary.contains(" 0 underruns"), "\(summary)")
-        let lines = output.split(separator: "\n").filter { $0.hasPrefix("hit drum=") }
-        // Every strike in the logs played once, on its drum, by its pad, on time.
+        // Every strike in the logs played once, on its drum, by its pad.
         for drum in Self.drums {
-            let expected = try Self.strikes(drum)
-            let mine = lines.filter { $0.hasPrefix("hit drum=\(drum) ") && $0.contains(" pad=e2e-\(drum) ") }
-            let frames = played.filter { $0.drum == drum && $0.pad == "e2e-\(drum)" }.map(\.frame)
-            #expect(frames.count == expected.count, "\(drum): \(frames.count) played, \(expected.count) in the log")
-            guard frames.count == expected.count, mine.count == frames.count, !frames.isEmpty else { continue }
-            // Timing against the log's own strike times, one constant offset removed, over the
-            // hits that reached the brain within the jitter buffer: those must start at the frame
-            // their time stamp maps to. A hit that arrived after its slot cannot (the brain says
-            // so on its line, `late_ms=`); those are counted below.
-            let onTime = zip(frames, expected).enumerated().filter { !mine[$0.offset].contains(" late_ms=") }
-                .map { Double($0.element.0) / 48_000 - $0.element.1 }
-            guard !onTime.isEmpty else { continue }
-            let median = onTime.sorted()[onTime.count / 2]
-            let worst = onTime.map { abs($0 - median) * 1000 }.max()!
-            #expect(worst <= 1.0, "\(drum): timing deviation up to \(worst) ms: \(mine)")
-            print("end-to-end timing: \(drum) worst \(DecimalFormatting.string(worst, decimals: 3)) ms "
-                  + "over \(onTime.count) hits on time of \(frames.count)")
+            let expected = try Self.strikes(drum).count
+            let count = played.filter { $0.drum == drum && $0.pad == "e2e-\(drum)" }.count
+            #expect(count == expected, "\(drum): \(count) played, \(expected) in the log")
         }
         #expect(played.count == 88 && output.contains("audio: 88 sounds started"), "\(output)")
         let latencies = output.split(separator: " ").compactMap { $0.hasPrefix("latency_us=") ? Int($0.dropFirst(11)) : nil }
         print("end-to-end: network latency max \(latencies.max() ?? 0) µs over \(latencies.count) hits")
-        // Late hits come only from stalls longer than the jitter buffer: at most a couple.
-        let late = Self.lateHits(output)
-        let lateCount = late.values.reduce(0, +)
-        #expect(lateCount <= 2, "\(lateCount) hits arrived after their slot: \(late)")
-        if lateCount > 0 { print("end-to-end: \(lateCount) hits late past the \(Self.jitterBufferMs) ms buffer: \(late)") }
-        #expect(lateCount == 0 || summary.contains("\(lateCount) hit"), "the summary does not count the late hits: \(summary)")
-
         // What was heard: the recording against the kit's samples placed at the brain's frames.
         let heard = try SoundFile.read(recording)
         let reference = try HeardAudio.render(played, to: pulse.folder + "/reference.wav")
@@ -135,6 +101,59 @@ struct EndToEndTests {
         #expect(check.whole < 0.01, "heard − reference over a whole stretch of the groove: \(check.whole)")
         print("end-to-end through PulseAudio: aligned at \(aligned.lag) frames, \(check.stretches.count) stretch(es); "
               + "remainder worst hit \(check.remainders.max() ?? 0), whole \(check.whole)")
+
+        // On time: each strike heard (its frame plus the recording's lag there) when the log
+        // says it was struck. The sound device keeps its own time: its frames run at its rate,
+        // which differs from the monotonic clock's by tens of ppm (23-62 ppm measured for a
+        // PulseAudio null sink), a millisecond over this groove; so a straight line (offset and
+        // rate) through the strikes is removed. Timed are the hits that reached the brain within
+        // the jitter buffer (a later one cannot be on time, and the brain says so on its line,
+        // `late_ms=`). The sound server may stall (the recording jumps) and the device may run
+        // dry (the brain says "underrun near frame"): the brain then re-times its clock, and the
+        // hits around that moment are not timed: from 0.5 s before to 3.2 s after a jump (the
+        // clock takes a stall once it has lasted 128 periods, see `FrameClock`) or 4 s after an
+        // underrun (which the pulse plugin follows with a hold of about 2 s). One underrun is
+        // allowed.
+        let underrunFrames = output.split(separator: "\n").compactMap { line -> Int64? in
+            guard line.hasPrefix("drumbrain: underrun near frame ") else { return nil }
+            return Int64(line.split(separator: " ")[4])
+        }
+        #expect(underrunFrames.count <= 1 && summary.contains(" \(underrunFrames.count) underruns"),
+                "\(underrunFrames.count) underruns said: \(summary)")
+        let unsettled = underrunFrames.map { ($0 - 24_000)...($0 + 192_000) }
+            + check.stretches.dropFirst().map { Int64($0.first - 24_000)...Int64($0.first + 153_600) }
+        let heardAt = Dictionary(zip(played.map(\.frame), check.lags), uniquingKeysWith: { a, _ in a })
+        let lines = output.split(separator: "\n").filter { $0.hasPrefix("hit drum=") }
+        for drum in Self.drums {
+            let expected = try Self.strikes(drum)
+            let mine = lines.filter { $0.hasPrefix("hit drum=\(drum) ") && $0.contains(" pad=e2e-\(drum) ") }
+            let frames = played.filter { $0.drum == drum && $0.pad == "e2e-\(drum)" }.map(\.frame)
+            guard frames.count == expected.count, mine.count == frames.count, !frames.isEmpty else { continue }
+            var timed: [(t: Double, heard: Double)] = []
+            for (index, (frame, t)) in zip(frames, expected).enumerated()
+            where !mine[index].contains(" late_ms=") && !unsettled.contains(where: { $0.contains(frame) }) {
+                timed.append((t, Double(frame + Int64(heardAt[frame] ?? 0)) / 48_000))
+            }
+            guard timed.count >= 2 else { continue }
+            let fit = LineFit(timed.map(\.t), timed.map(\.heard))
+            let worst = timed.map { abs($0.heard - fit.at($0.t)) * 1000 }.max()!
+            let ppm = (fit.slope - 1) * 1e6
+            #expect(worst <= 1.0, "\(drum): timing deviation up to \(worst) ms: \(mine)")
+            #expect(abs(ppm) < 500, "\(drum): the device's clock runs \(ppm) ppm off the monotonic clock")
+            print("end-to-end timing: \(drum) worst \(DecimalFormatting.string(worst, decimals: 3)) ms "
+                  + "over \(timed.count) of \(frames.count) hits (device clock \(DecimalFormatting.string(ppm, decimals: 0)) ppm)")
+        }
+        // Late hits come only from stalls longer than the jitter buffer: at most a couple, away
+        // from an underrun or a jump.
+        let late = lines.filter { $0.contains(" late_ms=") }
+        let lateAway = late.filter { line in
+            guard let frame = line.split(separator: " ").first(where: { $0.hasPrefix("frame=") }).flatMap({ Int64($0.dropFirst(6)) })
+            else { return true }
+            return !unsettled.contains { $0.contains(frame) }
+        }
+        #expect(lateAway.count <= 2, "\(lateAway.count) hits arrived after their slot: \(lateAway)")
+        if !late.isEmpty { print("end-to-end: \(late.count) hits late past the \(Self.jitterBufferMs) ms buffer: \(late)") }
+        #expect(late.isEmpty || summary.contains("; \(late.count) hit"), "the summary does not count the late hits: \(summary)")
         // The check tells drums apart: with the drums swapped round, every hit's window fails it.
         let swapped = try HeardAudio.render(played, to: pulse.folder + "/swapped.wav") {
             ["kick": "snare", "snare": "hihat", "hihat": "kick"][$0] ?? $0
@@ -145,6 +164,26 @@ struct EndToEndTests {
         #expect(wrong == played.count, "with the drums swapped \(wrong ?? 0) of \(played.count) hits fail the check")
         #expect(output.contains("pad e2e-kick ") && output.contains("pad e2e-snare ") && output.contains("pad e2e-hihat "))
     }
+}
+
+/// A least-squares straight line through points.
+struct LineFit {
+    let slope: Double
+    let intercept: Double
+
+    init(_ x: [Double], _ y: [Double]) {
+        let n = Double(x.count)
+        let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n
+        var sxy = 0.0, sxx = 0.0
+        for (a, b) in zip(x, y) {
+            sxy += (a - mx) * (b - my)
+            sxx += (a - mx) * (a - mx)
+        }
+        slope = sxx > 0 ? sxy / sxx : 1
+        intercept = my - slope * mx
+    }
+
+    func at(_ x: Double) -> Double { intercept + slope * x }
 }
 
 @Suite(.serialized, .enabled(if: avahiSandboxAvailable && pulseAvailable,

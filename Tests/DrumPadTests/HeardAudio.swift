@@ -120,12 +120,16 @@ struct HeardAudio {
     /// Checks hits (their frames in the reference) against the recording when the sound path
     /// may have stalled or skipped, shifting everything after a gap: each hit is checked at the
     /// current lag; one that does not match is looked for within 3 s of it, and the lag it
-    /// matches at holds from there on if most of the next three hits match there too. Returns each hit's remainder (in the order given), the
-    /// stretches of hits that matched at one lag, and the worst remainder of a stretch taken
-    /// as a whole (from its first hit to 50 ms after its last), so that a jump has to explain
-    /// everything heard in between, not only the hits' own windows.
-    func follow(_ hits: [Int], window: Int = 2_400) -> (remainders: [Double], stretches: [(first: Int, last: Int, lag: Int)], whole: Double) {
+    /// matches at holds from there on if most of the next three hits match there too.
+    /// Returns, in the order given, each hit's remainder and the lag it was checked at (where
+    /// it was heard: its frame plus that lag); the stretches of hits that matched at one lag;
+    /// and the worst remainder of a stretch taken as a whole (from its first hit to 50 ms after
+    /// its last), so that a jump has to explain everything heard in between, not only the
+    /// hits' own windows.
+    func follow(_ hits: [Int], window: Int = 2_400)
+        -> (remainders: [Double], lags: [Int], stretches: [(first: Int, last: Int, lag: Int)], whole: Double) {
         var remainders = [Double](repeating: .infinity, count: hits.count)
+        var lags = [Int](repeating: lag, count: hits.count)
         var stretches: [(first: Int, last: Int, lag: Int)] = []
         var lag = self.lag
         let order = hits.indices.sorted(by: { hits[$0] < hits[$1] })
@@ -143,6 +147,7 @@ struct HeardAudio {
                 if moved.remainder < 0.01 && confirmed { (lag, remainder) = moved }
             }
             remainders[index] = remainder
+            lags[index] = lag
             guard remainder < 0.01 else { continue }
             if stretches.last?.lag == lag {
                 stretches[stretches.count - 1].last = hits[index]
@@ -151,7 +156,7 @@ struct HeardAudio {
             }
         }
         let whole = stretches.map { self.remainder($0.first..<$0.last + window, lag: $0.lag) }.max() ?? .infinity
-        return (remainders, stretches, whole)
+        return (remainders, lags, stretches, whole)
     }
 }
 
