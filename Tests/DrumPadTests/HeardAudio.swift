@@ -119,14 +119,14 @@ struct HeardAudio {
 
     /// Checks hits (their frames in the reference) against the recording when the sound path
     /// may have stalled or skipped, shifting everything after a gap: each hit is checked at the
-    /// current lag; one that does not match is looked for within 3 s of it, and the lag it
+    /// current lag; one that does not match is looked for within `reach` (3 s) of it, and the lag it
     /// matches at holds from there on if most of the next three hits match there too.
     /// Returns, in the order given, each hit's remainder and the lag it was checked at (where
     /// it was heard: its frame plus that lag); the stretches of hits that matched at one lag;
     /// and the worst remainder of a stretch taken as a whole (from its first hit to 50 ms after
     /// its last), so that a jump has to explain everything heard in between, not only the
     /// hits' own windows.
-    func follow(_ hits: [Int], window: Int = 2_400)
+    func follow(_ hits: [Int], window: Int = 2_400, reach: Int = 144_000)
         -> (remainders: [Double], lags: [Int], stretches: [(first: Int, last: Int, lag: Int)], whole: Double) {
         var remainders = [Double](repeating: .infinity, count: hits.count)
         var lags = [Int](repeating: lag, count: hits.count)
@@ -140,7 +140,7 @@ struct HeardAudio {
                 // A jump holds for what follows: most of the next three hits must match at the
                 // new lag too, or this hit is simply not there (and is not to be matched to
                 // another's sound).
-                let moved = bestLag(frames, near: lag, reach: 144_000)
+                let moved = bestLag(frames, near: lag, reach: reach)
                 let next = order[(position + 1)...].prefix(3)
                 let matching = next.filter { self.remainder(hits[$0]..<hits[$0] + window, lag: moved.lag) < 0.01 }
                 let confirmed = matching.count * 3 >= next.count * 2

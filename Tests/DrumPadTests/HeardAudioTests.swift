@@ -42,7 +42,7 @@ struct HeardAudioTests {
     @Test func aGapInTheRecordingIsFollowedAndEveryHitStillMatches() throws {
         let heard = try #require(HeardAudio(heard: Self.buffer(Self.recording(lead: 1_000, gap: 7_000, at: 60_000)),
                                             reference: Self.buffer(Self.reference())))
-        let check = heard.follow(Self.hits)
+        let check = heard.follow(Self.hits, reach: 48_000)
         #expect(check.remainders.allSatisfy { $0 < 0.01 }, "\(check.remainders)")
         #expect(check.stretches.map(\.lag) == [1_000, 8_000], "\(check.stretches)")
         #expect(check.whole < 0.01)
@@ -52,7 +52,7 @@ struct HeardAudioTests {
         let heard = try #require(HeardAudio(heard: Self.buffer(Self.recording(lead: 1_000, gap: 7_000, at: 60_000,
                                                                            silenced: 94_000)),
                                             reference: Self.buffer(Self.reference())))
-        let check = heard.follow(Self.hits)
+        let check = heard.follow(Self.hits, reach: 48_000)
         let missing = try #require(Self.hits.firstIndex(of: 94_000))
         #expect(check.remainders[missing] > 0.5)
         #expect(check.remainders.enumerated().allSatisfy { $0.offset == missing || $0.element < 0.01 }, "\(check.remainders) \(check.stretches)")
