@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "DrumBrainTests",
                     dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "CALSA", "CSndFile", "TestSupport"]),
-        .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "DrumVisual", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "CEvdev", "TestSupport"]),
     ],

@@ -200,7 +200,7 @@ public final class AudioEngine: @unchecked Sendable {
     public func frame(atMicros micros: Int64) -> Int64? {
         let origin = clockOriginMicros.load(ordering: .acquiring)
         guard origin != 0 else { return nil }
-        return (micros - origin) * Int64(configuration.sampleRate) / 1_000_000
+        return FrameClock.frame(atMicros: micros, originMicros: origin, rate: Int64(configuration.sampleRate))
     }
 
     /// The counters and states now.

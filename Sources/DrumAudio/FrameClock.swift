@@ -81,6 +81,14 @@ public final class FrameClock {
 
     /// The output frame rendered at monotonic time `micros`, by the origin in use.
     public func frame(atMicros micros: Int64) -> Int64 {
+        Self.frame(atMicros: micros, originMicros: originMicros, rate: rate)
+    }
+
+    /// The output frame rendered at monotonic time `micros` for a clock whose origin is
+    /// `originMicros`, at `rate` frames a second (for readers on other threads, which hold the
+    /// origin in an atomic).
+    @inline(__always)
+    public static func frame(atMicros micros: Int64, originMicros: Int64, rate: Int64) -> Int64 {
         (micros - originMicros) * rate / 1_000_000
     }
 }

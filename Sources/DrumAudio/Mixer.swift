@@ -239,11 +239,9 @@ public final class Mixer: @unchecked Sendable {
                                   left: kit.panLeft[drum] * gain * stereoBoost,
                                   right: kit.panRight[drum] * gain * stereoBoost, fadeLeft: -1)
             startedHits.wrappingAdd(1, ordering: .relaxed)
-            if hit.frame >= 0 && frame > hit.frame { lateHits.wrappingAdd(1, ordering: .relaxed) }
-            if hit.id != 0 {
-                started.push(StartedHit(id: hit.id, frame: frame, renderedMicros: renderedMicros,
-                                        requestedFrame: hit.frame))
-            }
+            let report = StartedHit(id: hit.id, frame: frame, renderedMicros: renderedMicros, requestedFrame: hit.frame)
+            if report.lateFrames > 0 { lateHits.wrappingAdd(1, ordering: .relaxed) }
+            if hit.id != 0 { started.push(report) }
         }
     }
 

@@ -1,5 +1,6 @@
 import AllocationCounter
 import DrumAudio
+import DrumVisual  // SeededRandom
 import Testing
 
 /// The audio clock's estimator on made-up period timings: 1024-frame periods at 48 kHz whose
@@ -9,31 +10,19 @@ struct FrameClockTests {
     static let rate = 48_000, period = 1_024
     static let trueOrigin: Int64 = 50_000_000
 
-    /// A small deterministic generator (splitmix64).
-    struct Random {
-        var state: UInt64
-        mutating func next(below bound: Int64) -> Int64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int64((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     /// Runs `periods` periods; `floor(k)` is period k's least lateness (µs) and `scale` the
     /// true clock's rate against the device's (1 + drift). Returns, per period, the envelope
     /// (least of the last 64 raw estimates), the clock's origin, and the truth.
     static func run(periods: Int, seed: UInt64 = 1, scale: Double = 1, clock: FrameClock? = nil,
                     floor: (Int) -> Int64) -> [(envelope: Int64, origin: Int64, truth: Int64)] {
         let clock = clock ?? FrameClock(rate: rate, periodFrames: period)
-        var random = Random(state: seed)
+        var random = SeededRandom(seed: seed)
         var raw: [Int64] = []
         var result: [(Int64, Int64, Int64)] = []
         for k in 0..<periods {
             let rendered = Int64(k * period)
             let ideal = Double(rendered) * 1e6 / Double(rate) * scale
-            let now = trueOrigin + Int64(ideal) + floor(k) + random.next(below: 3_000)
+            let now = trueOrigin + Int64(ideal) + floor(k) + Int64(random.next() % 3_000)
             raw.append(now - rendered * 1_000_000 / Int64(rate))
             let origin = clock.update(nowMicros: now, renderedFrames: rendered)
             let truth = trueOrigin + Int64(ideal) - rendered * 1_000_000 / Int64(rate)

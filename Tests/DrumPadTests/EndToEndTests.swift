@@ -28,8 +28,9 @@ struct EndToEndTests {
         return batch.labelled.map { batch.time[$0] }
     }
 
-    /// The brain's hit lines: drum, velocity and the output frame where the sound starts.
-    static func playedHits(_ output: String) -> [(drum: String, velocity: String, frame: Int64, pad: String)] {
+    /// The brain's hit lines: drum, velocity, the output frame where the sound starts, the pad,
+    /// and whether it started late (`late_ms=`: it reached the brain after its slot).
+    static func playedHits(_ output: String) -> [PlayedHit] {
         output.split(separator: "\n").filter { $0.hasPrefix("hit drum=") }.compactMap { line in
             var fields: [String: String] = [:]
             for part in line.split(separator: " ").dropFirst() {
@@ -38,7 +39,7 @@ struct EndToEndTests {
             }
             guard let drum = fields["drum"], let velocity = fields["velocity"], let pad = fields["pad"],
                   let frame = fields["frame"].flatMap({ Int64($0) }) else { return nil }
-            return (drum, velocity, frame, pad)
+            return PlayedHit(drum: drum, velocity: velocity, frame: frame, pad: pad, late: fields["late_ms"] != nil)
         }
     }
 
@@ -122,35 +123,28 @@ struct EndToEndTests {
                 "\(underrunFrames.count) underruns said: \(summary)")
         let unsettled = underrunFrames.map { ($0 - 24_000)...($0 + 192_000) }
             + check.stretches.dropFirst().map { Int64($0.first - 24_000)...Int64($0.first + 153_600) }
-        let heardAt = Dictionary(zip(played.map(\.frame), check.lags), uniquingKeysWith: { a, _ in a })
-        let lines = output.split(separator: "\n").filter { $0.hasPrefix("hit drum=") }
+        func settled(_ hit: PlayedHit) -> Bool { !unsettled.contains { $0.contains(hit.frame) } }
         for drum in Self.drums {
             let expected = try Self.strikes(drum)
-            let mine = lines.filter { $0.hasPrefix("hit drum=\(drum) ") && $0.contains(" pad=e2e-\(drum) ") }
-            let frames = played.filter { $0.drum == drum && $0.pad == "e2e-\(drum)" }.map(\.frame)
-            guard frames.count == expected.count, mine.count == frames.count, !frames.isEmpty else { continue }
+            let mine = played.indices.filter { played[$0].drum == drum && played[$0].pad == "e2e-\(drum)" }
+            guard mine.count == expected.count, !mine.isEmpty else { continue }
             var timed: [(t: Double, heard: Double)] = []
-            for (index, (frame, t)) in zip(frames, expected).enumerated()
-            where !mine[index].contains(" late_ms=") && !unsettled.contains(where: { $0.contains(frame) }) {
-                timed.append((t, Double(frame + Int64(heardAt[frame] ?? 0)) / 48_000))
+            for (index, t) in zip(mine, expected) where !played[index].late && settled(played[index]) {
+                timed.append((t, Double(played[index].frame + Int64(check.lags[index])) / 48_000))
             }
             guard timed.count >= 2 else { continue }
             let fit = LineFit(timed.map(\.t), timed.map(\.heard))
             let worst = timed.map { abs($0.heard - fit.at($0.t)) * 1000 }.max()!
             let ppm = (fit.slope - 1) * 1e6
-            #expect(worst <= 1.0, "\(drum): timing deviation up to \(worst) ms: \(mine)")
+            #expect(worst <= 1.0, "\(drum): timing deviation up to \(worst) ms: \(mine.map { played[$0] })")
             #expect(abs(ppm) < 500, "\(drum): the device's clock runs \(ppm) ppm off the monotonic clock")
             print("end-to-end timing: \(drum) worst \(DecimalFormatting.string(worst, decimals: 3)) ms "
-                  + "over \(timed.count) of \(frames.count) hits (device clock \(DecimalFormatting.string(ppm, decimals: 0)) ppm)")
+                  + "over \(timed.count) of \(mine.count) hits (device clock \(DecimalFormatting.string(ppm, decimals: 0)) ppm)")
         }
         // Late hits come only from stalls longer than the jitter buffer: at most a couple, away
         // from an underrun or a jump.
-        let late = lines.filter { $0.contains(" late_ms=") }
-        let lateAway = late.filter { line in
-            guard let frame = line.split(separator: " ").first(where: { $0.hasPrefix("frame=") }).flatMap({ Int64($0.dropFirst(6)) })
-            else { return true }
-            return !unsettled.contains { $0.contains(frame) }
-        }
+        let late = played.filter(\.late)
+        let lateAway = late.filter(settled)
         #expect(lateAway.count <= 2, "\(lateAway.count) hits arrived after their slot: \(lateAway)")
         if !late.isEmpty { print("end-to-end: \(late.count) hits late past the \(Self.jitterBufferMs) ms buffer: \(late)") }
         #expect(late.isEmpty || summary.contains("; \(late.count) hit"), "the summary does not count the late hits: \(summary)")
@@ -164,6 +158,16 @@ struct EndToEndTests {
         #expect(wrong == played.count, "with the drums swapped \(wrong ?? 0) of \(played.count) hits fail the check")
         #expect(output.contains("pad e2e-kick ") && output.contains("pad e2e-snare ") && output.contains("pad e2e-hihat "))
     }
+}
+
+/// A hit line of the brain's, as the end-to-end tests read it.
+struct PlayedHit {
+    let drum: String
+    let velocity: String
+    let frame: Int64
+    let pad: String
+    /// Started after the frame it asked for (`late_ms=` on its line).
+    let late: Bool
 }
 
 /// A least-squares straight line through points.

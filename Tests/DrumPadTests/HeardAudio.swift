@@ -25,11 +25,7 @@ struct HeardAudio {
         self.reference = reference
         let block = 240
         func envelope(_ audio: AudioBuffer) -> [Double] {
-            stride(from: 0, to: audio.frames - block, by: block).map { start in
-                var sum = 0.0
-                for frame in start..<start + block { sum += Double(abs(audio[frame, 0])) + Double(abs(audio[frame, 1])) }
-                return sum
-            }
+            stride(from: 0, to: audio.frames - block, by: block).map { Self.energy(audio, from: $0, frames: block) }
         }
         let heardEnvelope = envelope(heard)
         let referenceEnvelope = envelope(reference)
@@ -61,6 +57,16 @@ struct HeardAudio {
         lag = fine.lag
     }
 
+    /// Sum of |sample| over both channels of `frames` frames from `start` (the part inside the
+    /// audio): one block of an energy envelope.
+    static func energy(_ audio: AudioBuffer, from start: Int, frames: Int) -> Double {
+        let first = max(0, start), end = min(audio.frames, start + frames)
+        guard first < end else { return 0 }
+        var sum = 0.0
+        for frame in first..<end { sum += Double(abs(audio[frame, 0])) + Double(abs(audio[frame, 1])) }
+        return sum
+    }
+
     /// Energy of heard − reference over energy of the reference, both channels, in
     /// `frames` of the reference (a range of its frames), at `lag` (by default the alignment's).
     func remainder(_ frames: Range<Int>, lag: Int? = nil) -> Double {
@@ -83,15 +89,7 @@ struct HeardAudio {
     /// shifts everything after it).
     func bestLag(_ frames: Range<Int>, near: Int, reach: Int) -> (lag: Int, remainder: Double) {
         let block = 240
-        func energy(_ audio: AudioBuffer, _ start: Int) -> Double {
-            var sum = 0.0
-            let first = max(0, start), end = min(audio.frames, start + block)
-            guard first < end else { return 0 }
-            for frame in first..<end {
-                sum += Double(abs(audio[frame, 0])) + Double(abs(audio[frame, 1]))
-            }
-            return sum
-        }
+        func energy(_ audio: AudioBuffer, _ start: Int) -> Double { Self.energy(audio, from: start, frames: block) }
         let blocks = stride(from: frames.lowerBound, to: frames.upperBound, by: block).map { energy(reference, $0) }
         // A loud sound heard part-way into its decay can look like a soft one on envelopes, so
         // the eight closest lags are each refined and the best remainder wins.
@@ -173,7 +171,7 @@ extension HeardAudio {
 
     /// What the brain meant to play: `drumbrain render` of its hit lines (each at its output
     /// frame, its drum renamed by `rename`) into `path`.
-    static func render(_ played: [(drum: String, velocity: String, frame: Int64, pad: String)], to path: String,
+    static func render(_ played: [PlayedHit], to path: String,
                        rename: (String) -> String = { $0 }) throws -> AudioBuffer {
         var hits = "t,drum,velocity\n"
         for hit in played { hits += "\(Double(hit.frame) / 48_000),\(rename(hit.drum)),\(hit.velocity)\n" }
