@@ -53,6 +53,10 @@ final class BrainLoop: @unchecked Sendable {
     static let readBufferBytes = 64 * 1024
     /// Full reads of one connection before the others get their turn.
     static let readsPerTurn = 4
+    /// Connections accepted before the others get their turn: a storm of connects must not hold
+    /// up the hits of pads already playing. The listening socket is level-triggered, so the rest
+    /// are accepted on the next turns.
+    static let acceptsPerTurn = 16
     /// What a connection is watched for: bytes, and the peer's close, edge-triggered.
     static let padEvents = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
 
@@ -77,6 +81,8 @@ final class BrainLoop: @unchecked Sendable {
     private var listening = true
     private var actions: [BrainConnection.Action] = []
     private let readBuffer: UnsafeMutableRawBufferPointer
+    /// The `/drum/error` packet a connection over the limit gets, made once.
+    private let refusal: [UInt8]
 
     /// Statistics of closed connections kept, the most recent.
     static let closedLimit = 1000
@@ -96,6 +102,7 @@ final class BrainLoop: @unchecked Sendable {
             throw .socket(operation: "eventfd", code: code)
         }
         readBuffer = .allocate(byteCount: Self.readBufferBytes, alignment: 16)
+        refusal = DrumMessage.error("the brain has \(configuration.maxConnections) connections, its limit; try later").packet
         actions.reserveCapacity(16)
         watch(wakeFD, EPOLLIN.rawValue, EPOLL_CTL_ADD)
         watch(listenFD, EPOLLIN.rawValue, EPOLL_CTL_ADD)
@@ -189,7 +196,7 @@ final class BrainLoop: @unchecked Sendable {
                 if fd == wakeFD {
                     runJobs()
                 } else if fd == listenFD {
-                    if listening { acceptAll() }
+                    if listening { acceptWaiting() }
                 } else if Int(fd) < pads.count, let pad = pads[Int(fd)] {
                     // Errors and hang-ups show up as a failed or empty read.
                     if event.events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
@@ -230,8 +237,9 @@ final class BrainLoop: @unchecked Sendable {
         }
     }
 
-    private func acceptAll() {
-        while true {
+    /// Accepts waiting connections, at most `acceptsPerTurn`; one over the limit is told so and closed.
+    private func acceptWaiting() {
+        for _ in 0..<Self.acceptsPerTurn {
             let fd = CEpoll_accept(listenFD)
             guard fd >= 0 else {
                 switch errno {
@@ -245,8 +253,7 @@ final class BrainLoop: @unchecked Sendable {
                 }
             }
             guard padCount < configuration.maxConnections else {
-                let text = "the brain has \(configuration.maxConnections) connections, its limit; try later"
-                _ = DrumMessage.error(text).packet.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 Glibc.close(fd)
                 continue
             }
