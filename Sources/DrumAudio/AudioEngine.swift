@@ -177,6 +177,14 @@ public final class AudioEngine: @unchecked Sendable {
         recorder?.finish()
     }
 
+    /// Takes back the waiting hit numbered `id` unless it has started (see
+    /// `ScheduledHit.takeBack`); if it had not, `mixer.started` reports it taken back. False if
+    /// the queue was full.
+    @discardableResult
+    public func takeBack(id: UInt32) -> Bool {
+        queue.push(.takeBack(id: id))
+    }
+
     /// Queues a hit to start at the beginning of the next period; false if the queue was full.
     /// With a non-zero `id` its start is reported on `mixer.started`.
     public func play(drum: Int, velocity: Float, id: UInt32 = 0, kitGeneration: UInt32 = 0) -> Bool {

@@ -20,6 +20,16 @@ public struct ScheduledHit: Sendable, Equatable, BitwiseCopyable {
     /// Start at the beginning of the next render period.
     public static let now: Int64 = -1
 
+    /// Not a hit: takes back the waiting hit numbered `id` (crosstalk shown up by a louder hit
+    /// that arrived after it), unless it has started. Queued behind the hit itself, so it never
+    /// overtakes it.
+    public static func takeBack(id: UInt32) -> ScheduledHit {
+        ScheduledHit(drum: -1, velocity: 0, id: id)
+    }
+
+    /// Whether this is a `takeBack(id:)`.
+    public var isTakeBack: Bool { drum < 0 }
+
     /// Creates a hit.
     public init(drum: Int32, velocity: Float, frame: Int64 = ScheduledHit.now, id: UInt32 = 0,
                 kitGeneration: UInt32 = 0) {
@@ -49,7 +59,15 @@ public struct StartedHit: Sendable, Equatable, BitwiseCopyable {
 
     /// Frames it started after the frame it asked for: non-zero when it reached the audio thread
     /// after its slot had been rendered (it arrived later than the jitter buffer allows).
-    public var lateFrames: Int64 { requestedFrame < 0 ? 0 : max(0, frame - requestedFrame) }
+    public var lateFrames: Int64 { requestedFrame < 0 || frame < 0 ? 0 : max(0, frame - requestedFrame) }
+
+    /// The report of a hit taken back before it started (`ScheduledHit.takeBack`): it never sounds.
+    public static func takenBack(id: UInt32, renderedMicros: Int64) -> StartedHit {
+        StartedHit(id: id, frame: -1, renderedMicros: renderedMicros)
+    }
+
+    /// Whether the hit was taken back before it started (no sound; `frame` is -1).
+    public var wasTakenBack: Bool { frame < 0 }
 }
 
 /// The ring of started hits flowing back from the audio thread (producer) to the control side

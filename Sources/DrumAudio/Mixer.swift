@@ -67,6 +67,7 @@ public final class Mixer: @unchecked Sendable {
     private let droppedHits = Atomic<Int>(0)
     private let staleHits = Atomic<Int>(0)
     private let lateHits = Atomic<Int>(0)
+    private let takenBackHits = Atomic<Int>(0)
     private let clippedSamples = Atomic<Int>(0)
 
     /// Prepares voices for the drums of `kit`; hits come from `queue`.
@@ -165,7 +166,9 @@ public final class Mixer: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &clock)  // vDSO: no system call, no lock
         let now = Int64(clock.tv_sec) * 1_000_000 + Int64(clock.tv_nsec) / 1000
         while let hit = queue.pop() {
-            if pendingCount < pendingCapacity {
+            if hit.isTakeBack {
+                takeBack(hit.id, renderedMicros: now)
+            } else if pendingCount < pendingCapacity {
                 pending[pendingCount] = hit
                 pendingCount += 1
             } else {
@@ -199,6 +202,17 @@ public final class Mixer: @unchecked Sendable {
         limit(out, count: frames * 2)
         renderedFrames.store(start + Int64(frames), ordering: .relaxed)
         mixDrums = tables._withUnsafeGuaranteedRef { $0.drumCount }  // swap fades are over
+    }
+
+    /// Removes the waiting hit numbered `id`, if it has not started, and reports it taken back.
+    private func takeBack(_ id: UInt32, renderedMicros: Int64) {
+        for i in 0..<pendingCount where pending[i].id == id && id != 0 {
+            pendingCount -= 1
+            pending[i] = pending[pendingCount]
+            takenBackHits.wrappingAdd(1, ordering: .relaxed)
+            started.push(.takenBack(id: id, renderedMicros: renderedMicros))
+            return
+        }
     }
 
     @inline(__always)
@@ -338,6 +352,8 @@ public final class Mixer: @unchecked Sendable {
         /// Hits with a frame that reached the mixer after that frame had been rendered, and so
         /// started at the next period instead (late for the jitter buffer).
         public var lateHits: Int = 0
+        /// Hits taken back before they started (`ScheduledHit.takeBack`).
+        public var takenBackHits: Int = 0
     }
 
     /// The counters now.
@@ -347,7 +363,8 @@ public final class Mixer: @unchecked Sendable {
                  droppedHits: droppedHits.load(ordering: .relaxed) + queue.refusedCount,
                  staleHits: staleHits.load(ordering: .relaxed),
                  limitedSamples: clippedSamples.load(ordering: .relaxed),
-                 lateHits: lateHits.load(ordering: .relaxed))
+                 lateHits: lateHits.load(ordering: .relaxed),
+                 takenBackHits: takenBackHits.load(ordering: .relaxed))
     }
 }
 

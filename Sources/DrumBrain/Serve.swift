@@ -33,7 +33,11 @@ struct Serve: AsyncParsableCommand {
             snare,racktom (once per stand): a hit on one of them within \
             --crosstalk-window-ms after a hit on another of at least 1/--crosstalk-ratio its \
             velocity is not played, and is printed as `crosstalk drum=… velocity=… pad=…`. \
-            Drums on different stands are never compared: a soft hi-hat under a loud kick plays.
+            Drums on different stands are never compared: a soft hi-hat under a loud kick plays. \
+            Pads whose sensor reports in bursts (a Joy-Con sends three samples every 15 ms) can \
+            deliver crosstalk before the strike that caused it: with --jitter-buffer-ms 30 each \
+            hit waits, and a louder one arriving meanwhile takes the crosstalk back \
+            (`crosstalk … taken_back`).
             """)
 
     @Option(help: "TCP port to listen on.")
@@ -164,7 +168,7 @@ struct Serve: AsyncParsableCommand {
                                   + "(it has \(drums.names.joined(separator: ", ")))")
         }
         let crosstalk = groups.isEmpty ? nil : CrosstalkGroups(
-            groups, .init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio))
+            groups, .init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio, hold: jitterBufferMs / 1000))
         if !groups.isEmpty {
             printError("drumbrain: crosstalk cancelled within " + groups.map { $0.joined(separator: "+") }.joined(separator: ", ")
                        + " (a hit at most \(crosstalkRatio)× a louder one within \(crosstalkWindowMs) ms)")
@@ -191,17 +195,19 @@ struct Serve: AsyncParsableCommand {
                                      maxConnections: maxConnections, key: key),
                 onHit: { received in
                     // On the network thread: hand the hit to the audio thread at once.
+                    let found = drums.lookup(received.hit.drum)
+                    let number: UInt32 = found == nil ? 0 : numbers.next()
                     // Crosstalk is judged on the pad's time where known (receipt minus latency).
+                    // A hit held in the jitter buffer can still be taken back by a louder one
+                    // of its stand that arrives before it plays.
                     if let crosstalk, !crosstalk.admit(
                         drum: received.hit.drum, micros: received.receivedMicros - (received.latencyMicros ?? 0),
-                        velocity: received.hit.velocity) {
+                        arrivalMicros: received.receivedMicros, velocity: received.hit.velocity, id: number,
+                        takeBack: { engine.takeBack(id: $0) }) {
                         hitSink.yield((received, 0, true))
                         return
                     }
-                    var number: UInt32 = 0
-                    let found = drums.lookup(received.hit.drum)
                     if let (index, generation) = found {
-                        number = numbers.next()
                         if jitterMicros > 0, let latency = received.latencyMicros {
                             // The sample's time on the brain's clock: receipt minus network latency.
                             _ = engine.play(drum: index, velocity: received.hit.velocity,
@@ -271,6 +277,15 @@ struct Serve: AsyncParsableCommand {
                         waited += 1
                     }
                 }
+                if let started = starts[number], started.wasTakenBack {
+                    starts[number] = nil
+                    if visual == nil {
+                        out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
+                                      + String(format3: Double(received.hit.velocity))
+                                      + " pad=\(received.padName ?? "-") taken_back")
+                    }
+                    continue
+                }
                 var line = "hit drum=\(received.hit.drum) velocity="
                 line += String(format3: Double(received.hit.velocity))
                 line += " pad=\(received.padName ?? "-")"
@@ -332,7 +347,9 @@ struct Serve: AsyncParsableCommand {
         let status = engine.status
         printError("audio: \(status.mixer.hits) sounds started, \(status.xruns) underruns, "
                    + "\(unknownDrums.load(ordering: .relaxed)) hits for drums the kit lacks, "
-                   + (crosstalk.map { "\($0.cancelled) cancelled as crosstalk, " } ?? "")
+                   + (crosstalk.map { "\($0.cancelled + status.mixer.takenBackHits) cancelled as crosstalk"
+                        + (status.mixer.takenBackHits > 0 ? " (\(status.mixer.takenBackHits) taken back from the jitter buffer)" : "")
+                        + ", " } ?? "")
                    + "\(status.mixer.limitedSamples) samples limited"
                    + (status.mixer.lateHits > 0
                       ? "; \(status.mixer.lateHits) hit\(status.mixer.lateHits == 1 ? "" : "s") arrived after their slot "
@@ -410,11 +427,15 @@ final class CrosstalkGroups: Sendable {
         state = Mutex(groups.map { _ in CrosstalkCanceller(configuration) })
     }
 
-    /// Whether a hit on `drum` at `micros` (the brain's clock) sounds; drums in no group always do.
-    func admit(drum: String, micros: Int64, velocity: Float) -> Bool {
+    /// Whether a hit on `drum` at `micros` (the brain's clock), which arrived at `arrivalMicros`
+    /// and is numbered `id`, sounds; drums in no group always do. A louder hit takes back the
+    /// waiting crosstalk it shows up: `takeBack` gets each one's number.
+    func admit(drum: String, micros: Int64, arrivalMicros: Int64, velocity: Float, id: UInt32,
+               takeBack: (UInt32) -> Void) -> Bool {
         guard let place = members[drum] else { return true }
         return state.withLock {
-            $0[place.group].admit(source: place.member, time: Double(micros) / 1e6, velocity: Double(velocity))
+            $0[place.group].admit(source: place.member, time: Double(micros) / 1e6, velocity: Double(velocity),
+                                  arrival: Double(arrivalMicros) / 1e6, id: id) { if $0 != 0 { takeBack($0) } }
         }
     }
 

@@ -54,6 +54,11 @@ struct Replay: ParsableCommand {
     @Option(help: "With --neighbour: a hit is crosstalk when its velocity is at most this × the neighbour's.")
     var crosstalkRatio: Double = CrosstalkCanceller.Configuration().ratio
 
+    @Option(help: ArgumentHelp(
+        "With --neighbour: the brain's --jitter-buffer-ms. A hit waits that long after its strike before it plays, and a louder neighbour's hit arriving meanwhile takes it back as crosstalk.",
+        discussion: "Hits are decided in the order the brain would receive them: when the sample each fired on reached the host (the log's t_event column, for sensors that report several samples at once), so a neighbour's crosstalk can arrive before the strike that caused it. 0 (the brain's default) decides each hit as it arrives."))
+    var jitterBufferMs: Double = 0
+
     @Flag(help: "Sweep a threshold × refractory grid instead of printing hits.")
     var sweep = false
 
@@ -75,6 +80,9 @@ struct Replay: ParsableCommand {
         }
         guard crosstalkRatio > 0 && crosstalkRatio <= 1 else {
             throw ValidationError("--crosstalk-ratio must be over 0 and at most 1, such as 0.5")
+        }
+        guard (0...200).contains(jitterBufferMs) else {
+            throw ValidationError("--jitter-buffer-ms must be 0…200 (as drumbrain's), such as 30")
         }
         if sweep && !neighbours.isEmpty {
             throw ValidationError("--neighbour cancels crosstalk from hits; it does not apply to --sweep")
@@ -141,37 +149,56 @@ struct Replay: ParsableCommand {
         printError("score against \(against): \(Self.text(score))")
     }
 
+    /// A hit as the crosstalk canceller takes it: which log (0 this one, neighbours from 1), its
+    /// onset time and velocity, and when a live pad would have sent it (see `sendTime`).
+    typealias CrosstalkHit = (source: Int, time: Double, velocity: Double, sent: Double)
+
+    /// When a live pad sends a hit: once the sample it fired on has reached the host. That is
+    /// after the hit's own sample for a detector that scans on from the onset, and, for a sensor
+    /// that reports several samples at once, when their report arrived (the log's `t_event`).
+    /// The brain decides crosstalk in the order hits arrive, so replay decides in this order.
+    static func sendTime(firedAt i: Int, in batch: SensorBatch) -> Double {
+        batch.deliveryTime(i)
+    }
+
     /// The hits of each --neighbour log, through a fresh copy of `template` (the same detector,
-    /// its concrete type, so no sample goes through an existential), as (source, time, velocity)
-    /// in time order; sources count from 1 (0 is this log).
-    func neighbourHits<D: HitDetector>(like template: D) throws -> [(source: Int, time: Double, velocity: Double)] {
-        var all: [(source: Int, time: Double, velocity: Double)] = []
+    /// its concrete type, so no sample goes through an existential), in the order a live pad
+    /// would send them.
+    func neighbourHits<D: HitDetector>(like template: D) throws -> [CrosstalkHit] {
+        var all: [CrosstalkHit] = []
         for (number, path) in neighbours.enumerated() {
             var files = try FileChunks(path: path)
             var reader = SensorLogReader(fileName: path, options: readerOptions)
             var batch = SensorBatch()
             var detector = template
             var hits: [Hit] = []
+            var firedAt: [Int] = []
             try files.read(with: &reader, into: &batch) { batch, _ in
                 axisOptions.axis.select(in: &batch)
-                detector.detect(batch, into: &hits)
+                hits.removeAll(keepingCapacity: true)
+                firedAt.removeAll(keepingCapacity: true)
+                detector.detect(batch, into: &hits, firedAt: &firedAt)
+                for (hit, i) in zip(hits, firedAt) {
+                    all.append((number + 1, hit.time, hit.velocity, Self.sendTime(firedAt: i, in: batch)))
+                }
             }
-            all += hits.map { (number + 1, $0.time, $0.velocity) }
-            printError("drumpad replay: neighbour \(path): \(hits.count) hit\(hits.count == 1 ? "" : "s")")
+            let count = all.filter { $0.source == number + 1 }.count
+            printError("drumpad replay: neighbour \(path): \(count) hit\(count == 1 ? "" : "s")")
         }
-        return all.sorted { $0.time < $1.time }
+        return all.sorted { ($0.sent, $0.time) < ($1.sent, $1.time) }
     }
 
     /// Streams the log through the detector, writing hits as they are found.
     func stream<D: HitDetector>(detector: inout D, labelTimes: [Double]?) throws {
-        let others = try neighbourHits(like: detector)
-        var nextOther = 0
-        var crosstalkHits = 0  // this log's hits cancelled (the canceller also counts the neighbours')
-        var canceller = CrosstalkCanceller(.init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio))
+        var crosstalk = CrosstalkReplay(
+            neighbours: try neighbourHits(like: detector),
+            configuration: .init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio, hold: jitterBufferMs / 1000))
+        var sounding: [Hit] = []
         var files = try FileChunks(path: log)
         var reader = SensorLogReader(fileName: log, options: readerOptions)
         var batch = SensorBatch()
         var hits: [Hit] = []
+        var firedAt: [Int] = []
         var hitTimes: [Double] = []
         var logLabels: [Double] = []
         var out = OutputBuffer(descriptor: 1, name: "hits to standard output")
@@ -182,20 +209,13 @@ struct Replay: ParsableCommand {
             let handle: (inout SensorBatch, Int) throws -> Void = { batch, bytesRead in
                 axisOptions.axis.select(in: &batch)
                 hits.removeAll(keepingCapacity: true)
-                detector.detect(batch, into: &hits)
-                for hit in hits {
-                    if !others.isEmpty {
-                        // The neighbours' hits up to this one first: decided in time order.
-                        while nextOther < others.count && others[nextOther].time <= hit.time {
-                            let other = others[nextOther]
-                            _ = canceller.admit(source: other.source, time: other.time, velocity: other.velocity)
-                            nextOther += 1
-                        }
-                        guard canceller.admit(source: 0, time: hit.time, velocity: hit.velocity) else {
-                            crosstalkHits += 1
-                            continue
-                        }
-                    }
+                firedAt.removeAll(keepingCapacity: true)
+                detector.detect(batch, into: &hits, firedAt: &firedAt)
+                sounding.removeAll(keepingCapacity: true)
+                for (hit, i) in zip(hits, firedAt) {
+                    crosstalk.decide(hit, sent: Self.sendTime(firedAt: i, in: batch), into: &sounding)
+                }
+                for hit in sounding {
                     HitCSV.append(hit, to: &out.bytes)
                     hitTimes.append(hit.time)
                 }
@@ -215,13 +235,21 @@ struct Replay: ParsableCommand {
             throw error
         }
         progress.finish()
+        sounding.removeAll()
+        crosstalk.finish(into: &sounding)
+        for hit in sounding {
+            HitCSV.append(hit, to: &out.bytes)
+            hitTimes.append(hit.time)
+        }
         try out.flush()
         let summary = LogSummary(reader: reader)
         printError("drumpad replay: \(summary.text); \(options.text): "
                    + "\(hitTimes.count) hit\(hitTimes.count == 1 ? "" : "s")"
-                   + (others.isEmpty ? "" : " (\(crosstalkHits) more cancelled as crosstalk from "
+                   + (neighbours.isEmpty ? "" : " (\(crosstalk.cancelled) more cancelled as crosstalk from "
                       + "\(neighbours.count) neighbour\(neighbours.count == 1 ? "" : "s"): window "
-                      + "\(crosstalkWindowMs) ms, ratio \(crosstalkRatio))"))
+                      + "\(crosstalkWindowMs) ms, ratio \(crosstalkRatio)"
+                      + (jitterBufferMs > 0 ? ", jitter buffer \(jitterBufferMs) ms, \(crosstalk.takenBack) of them taken back" : "")
+                      + ")"))
         reportSkipped(reader)
         let scoringLabels = labelTimes ?? (reader.hasColumn("hit") ? logLabels : nil)
         if let scoringLabels {
@@ -327,5 +355,80 @@ struct Replay: ParsableCommand {
             + DecimalFormatting.string(score.recall, decimals: 3) + ", F1 "
             + DecimalFormatting.string(score.f1, decimals: 3) + " (tolerance "
             + DecimalFormatting.string(score.tolerance * 1000, decimals: 1) + " ms)"
+    }
+}
+
+/// Replay's side of crosstalk cancelling: this log's hits decided against its neighbours' in the
+/// order the brain would receive them (`CrosstalkCanceller`), each held until no later hit can
+/// take it back (its time plus the jitter buffer), then released in order.
+struct CrosstalkReplay {
+    /// The neighbours' hits, in the order they would arrive.
+    let neighbours: [Replay.CrosstalkHit]
+    private var nextNeighbour = 0
+    private var canceller: CrosstalkCanceller
+    /// This log's admitted hits that a later hit could still take back, in order.
+    private var waiting: [(hit: Hit, id: UInt32, takenBack: Bool)] = []
+    private var nextID: UInt32 = 1
+    /// This log's hits not played as crosstalk, when they arrived or taken back later.
+    private(set) var cancelled = 0
+    /// Of those, the ones taken back.
+    private(set) var takenBack = 0
+
+    init(neighbours: [Replay.CrosstalkHit], configuration: CrosstalkCanceller.Configuration) {
+        self.neighbours = neighbours
+        canceller = CrosstalkCanceller(configuration)
+    }
+
+    /// Decides `hit` of this log, sent at `sent`; appends to `sounding` this log's hits that are
+    /// now final and play, in order. Without neighbours every hit plays at once.
+    mutating func decide(_ hit: Hit, sent: Double, into sounding: inout [Hit]) {
+        guard !neighbours.isEmpty else {
+            sounding.append(hit)
+            return
+        }
+        admitNeighbours(through: (sent, hit.time))
+        release(arrivedBy: sent, into: &sounding)
+        // Its own pad's hits are never its crosstalk, so this hit takes back only neighbours'.
+        if canceller.admit(source: 0, time: hit.time, velocity: hit.velocity, arrival: sent, id: nextID, revoke: { _ in }) {
+            waiting.append((hit, nextID, false))
+            nextID += 1
+        } else {
+            cancelled += 1
+        }
+        release(arrivedBy: sent, into: &sounding)
+    }
+
+    /// After the last hit: the neighbours' remaining hits, then every waiting hit.
+    mutating func finish(into sounding: inout [Hit]) {
+        admitNeighbours(through: (.infinity, .infinity))
+        release(arrivedBy: .infinity, into: &sounding)
+    }
+
+    private mutating func admitNeighbours(through arrival: (Double, Double)) {
+        var taken: [UInt32] = []
+        while nextNeighbour < neighbours.count
+                && (neighbours[nextNeighbour].sent, neighbours[nextNeighbour].time) <= arrival {
+            let other = neighbours[nextNeighbour]
+            _ = canceller.admit(source: other.source, time: other.time, velocity: other.velocity,
+                                arrival: other.sent, id: 0) { taken.append($0) }
+            nextNeighbour += 1
+        }
+        for id in taken where id != 0 {
+            if let k = waiting.firstIndex(where: { $0.id == id }) { waiting[k].takenBack = true }
+        }
+    }
+
+    /// Releases the waiting hits that nothing arriving at `arrival` or later can take back.
+    private mutating func release(arrivedBy arrival: Double, into sounding: inout [Hit]) {
+        let hold = canceller.configuration.hold
+        while let first = waiting.first, arrival >= first.hit.time + hold {
+            waiting.removeFirst()
+            if first.takenBack {
+                cancelled += 1
+                takenBack += 1
+            } else {
+                sounding.append(first.hit)
+            }
+        }
     }
 }

@@ -6,7 +6,13 @@
 ///
 /// Causal, as the brain sees hits: each is decided when it arrives, against the hits that came
 /// before it (a cancelled hit cancels nothing). Feed hits in the order they arrive (live) or in
-/// time order (offline).
+/// the order they would arrive (offline).
+///
+/// Hits do not always arrive in the order they were struck: a sensor that reports several
+/// samples at once (a Joy-Con sends three every 15 ms) can deliver a neighbour's crosstalk
+/// before the strike that caused it. When the brain holds hits before playing them (its jitter
+/// buffer, `Configuration.hold`), a louder hit that arrives while an earlier quieter one still
+/// waits takes that one back (`admit(…arrival:id:revoke:)`).
 ///
 /// Pads struck together on purpose (a flam, a soft hit under a loud one on another drum) are
 /// crosstalk to this rule too, so only pads that share a stand belong in a group.
@@ -20,10 +26,15 @@ public struct CrosstalkCanceller: Sendable {
         public var window = 0.025
         /// A hit is crosstalk when its velocity is at most `ratio` × the louder hit's.
         public var ratio = 0.5
+        /// How long after its own time a hit still waits to be played, in seconds (the brain's
+        /// jitter buffer): until then a louder hit arriving later can take it back. 0: each
+        /// hit is decided for good when it arrives.
+        public var hold = 0.0
 
-        public init(window: Double = 0.025, ratio: Double = 0.5) {
+        public init(window: Double = 0.025, ratio: Double = 0.5, hold: Double = 0) {
             self.window = window
             self.ratio = ratio
+            self.hold = hold
         }
     }
 
@@ -31,11 +42,15 @@ public struct CrosstalkCanceller: Sendable {
         var source = -1
         var time = -Double.infinity  // an empty slot is never within the window
         var velocity = 0.0
+        var id: UInt32 = 0
     }
 
     public let configuration: Configuration
-    /// Hits cancelled so far.
+    /// Hits cancelled so far, when they arrived.
     public private(set) var cancelled = 0
+    /// Hits taken back so far: admitted, then shown to be crosstalk by a louder hit that arrived
+    /// while they waited (see `Configuration.hold`).
+    public private(set) var revoked = 0
     // The last admitted hits, a ring: enough for 16 pads striking within one window.
     private var recent = InlineArray<16, Recent>(repeating: Recent())
     private var next = 0
@@ -48,8 +63,19 @@ public struct CrosstalkCanceller: Sendable {
     /// Whether the hit of `source` (a pad or drum number) at `time` (seconds, one clock for
     /// every source) with `velocity` should sound: false when it is crosstalk of a louder hit of
     /// another source admitted before it (within the window either side: arrivals may be out of
-    /// time order by a little).
+    /// time order by a little). Decided for good: nothing is taken back.
     public mutating func admit(source: Int, time: Double, velocity: Double) -> Bool {
+        admit(source: source, time: time, velocity: velocity, arrival: .infinity, id: 0) { _ in }
+    }
+
+    /// As `admit(source:time:velocity:)` for a hit that arrived at `arrival` (the clock of
+    /// `time`) and is known by `id`; when it sounds, each earlier admitted hit it shows to be
+    /// crosstalk that still waits to be played (its time + `hold` is after `arrival`) is taken
+    /// back: `revoke` gets its id, and it is forgotten (it cancels nothing more).
+    ///
+    /// Real-time safety: no allocation; `revoke` is called synchronously.
+    public mutating func admit(source: Int, time: Double, velocity: Double, arrival: Double, id: UInt32,
+                               revoke: (UInt32) -> Void) -> Bool {
         let c = configuration
         for k in recent.indices {
             let earlier = recent[k]
@@ -59,20 +85,34 @@ public struct CrosstalkCanceller: Sendable {
                 return false
             }
         }
-        recent[next] = Recent(source: source, time: time, velocity: velocity)
+        if c.hold > 0 {
+            for k in recent.indices {
+                let earlier = recent[k]
+                if earlier.source != source && earlier.source >= 0 && abs(time - earlier.time) <= c.window
+                    && earlier.velocity <= c.ratio * velocity && arrival < earlier.time + c.hold {
+                    recent[k] = Recent()
+                    revoked += 1
+                    revoke(earlier.id)
+                }
+            }
+        }
+        recent[next] = Recent(source: source, time: time, velocity: velocity, id: id)
         next = (next + 1) % recent.count
         return true
     }
 
-    /// Offline: which of `hits` (each with its source, time and velocity, in any order) sound,
-    /// deciding in time order as the brain would. Returns one flag per hit, in `hits`' order.
-    public static func admitted(_ hits: [(source: Int, time: Double, velocity: Double)],
+    /// Offline: which of `hits` (each with its source, time, velocity and when it would arrive,
+    /// in any order) sound, deciding in order of arrival (then time) as the brain would, taking
+    /// back waiting hits as `configuration.hold` allows. Returns one flag per hit, in `hits`' order.
+    public static func admitted(_ hits: [(source: Int, time: Double, velocity: Double, arrival: Double)],
                                 configuration: Configuration = Configuration()) -> [Bool] {
         var canceller = CrosstalkCanceller(configuration)
         var result = [Bool](repeating: true, count: hits.count)
-        let order = hits.indices.sorted { (hits[$0].time, $0) < (hits[$1].time, $1) }
+        let order = hits.indices.sorted { (hits[$0].arrival, hits[$0].time, $0) < (hits[$1].arrival, hits[$1].time, $1) }
         for k in order {
-            result[k] = canceller.admit(source: hits[k].source, time: hits[k].time, velocity: hits[k].velocity)
+            let hit = hits[k]
+            result[k] = canceller.admit(source: hit.source, time: hit.time, velocity: hit.velocity,
+                                        arrival: hit.arrival, id: UInt32(k)) { result[Int($0)] = false }
         }
         return result
     }

@@ -30,6 +30,16 @@ extension HitDetector {
         gapsBefore: UnsafeBufferPointer<Int> = UnsafeBufferPointer(start: nil, count: 0),
         into hits: inout [Hit]
     ) {
+        detect(z: z, time: time, gapsBefore: gapsBefore) { hit, _ in hits.append(hit) }
+    }
+
+    /// Runs the detector over a buffer of samples, honouring the gaps, and hands each hit to
+    /// `found` with the index into the buffers of the sample it fired on.
+    @inlinable
+    public mutating func detect(
+        z: UnsafeBufferPointer<Double>, time: UnsafeBufferPointer<Double>,
+        gapsBefore: UnsafeBufferPointer<Int>, _ found: (Hit, Int) -> Void
+    ) {
         precondition(z.count == time.count, "z and time buffers differ in length")
         var start = 0
         var nextGap = 0
@@ -38,7 +48,7 @@ extension HitDetector {
             precondition(end >= start && end <= z.count, "gap indices must ascend within the buffer")
             var i = start
             while i < end {
-                if let hit = process(z: z[i], time: time[i]) { hits.append(hit) }
+                if let hit = process(z: z[i], time: time[i]) { found(hit, i) }
                 i &+= 1
             }
             if nextGap < gapsBefore.count {

@@ -18,6 +18,11 @@ public struct SensorBatch: Sendable {
     public var y: [Double] = []
     /// z acceleration in g.
     public var z: [Double] = []
+    /// When each sample's report reached the host, in seconds on the clock of `time`: the log's
+    /// optional `t_event` column. A sensor that sends several samples per report (a Joy-Con
+    /// sends three) delivers them together, after the last was taken. Empty when the log has no
+    /// such column; then each sample is taken to arrive at its own time.
+    public var delivered: [Double] = []
     /// Indices into this batch of the samples labelled as hits by the log's `hit` column.
     public var labelled: [Int] = []
     /// Indices into this batch (ascending) of samples that follow a gap (`# gap` in the log).
@@ -37,6 +42,12 @@ public struct SensorBatch: Sendable {
         z.reserveCapacity(capacity)
     }
 
+    /// When sample `i` reached the host: its `delivered` time, or its own time when the log
+    /// does not say.
+    @inlinable public func deliveryTime(_ i: Int) -> Double {
+        delivered.isEmpty ? time[i] : delivered[i]
+    }
+
     /// Empties the batch, keeping its storage; the next sample appended is number
     /// `firstIndex + count` of the log.
     public mutating func removeAll() {
@@ -45,6 +56,7 @@ public struct SensorBatch: Sendable {
         x.removeAll(keepingCapacity: true)
         y.removeAll(keepingCapacity: true)
         z.removeAll(keepingCapacity: true)
+        delivered.removeAll(keepingCapacity: true)
         labelled.removeAll(keepingCapacity: true)
         gapsBefore.removeAll(keepingCapacity: true)
     }
@@ -67,6 +79,23 @@ extension HitDetector {
             batch.time.withUnsafeBufferPointer { ts in
                 batch.gapsBefore.withUnsafeBufferPointer { gaps in
                     detect(z: zs, time: ts, gapsBefore: gaps, into: &hits)
+                }
+            }
+        }
+    }
+
+    /// Runs the detector over a batch, honouring its gaps, and appends the hits it fires and,
+    /// for each, the index into the batch of the sample it fired on: where a live pad would
+    /// send it (for a detector that scans after the onset, later than the hit's own sample).
+    @inlinable
+    public mutating func detect(_ batch: SensorBatch, into hits: inout [Hit], firedAt: inout [Int]) {
+        batch.z.withUnsafeBufferPointer { zs in
+            batch.time.withUnsafeBufferPointer { ts in
+                batch.gapsBefore.withUnsafeBufferPointer { gaps in
+                    detect(z: zs, time: ts, gapsBefore: gaps) { hit, i in
+                        hits.append(hit)
+                        firedAt.append(i)
+                    }
                 }
             }
         }

@@ -9,6 +9,7 @@ extension SensorLogReader {
         var reader = SensorLogReader(fileName: fileName, options: options)
         reader.columns = columns
         reader.roles = roles
+        reader.readsDelivery = readsDelivery
         reader.sawHeader = true
         // Rows are counted from 0; a `# gap` before the first row counts (rows are assumed
         // before it), and `absorb` corrects both once the rows before are known.

@@ -9,6 +9,8 @@
 /// - Lines starting with `#` are comments anywhere; `# key: value` is metadata. A comment that
 ///   reads exactly `# gap` marks lost samples before the next row, so detectors prime again.
 /// - Blank lines are ignored; CRLF line ends and a UTF-8 byte-order mark are accepted.
+/// - An optional `t_event` column (when each sample's report reached the host) fills the
+///   batch's `delivered`; other columns are ignored.
 /// - A malformed row throws `HitDetectError` naming the file and line, unless
 ///   `Options.skipBadRows` is set, in which case it is counted and its message kept.
 ///
@@ -39,7 +41,7 @@ public struct SensorLogReader: Sendable {
     /// The values of one row, as the columns' roles assign them.
     @usableFromInline
     struct RowValues {
-        var t = 0.0, x = 0.0, y = 0.0, z = 0.0
+        var t = 0.0, x = 0.0, y = 0.0, z = 0.0, delivered = 0.0
         var labelled = false
 
         @inline(__always)
@@ -50,6 +52,7 @@ public struct SensorLogReader: Sendable {
             case .y: y = value
             case .z: z = value
             case .hit: labelled = value != 0
+            case .delivered: delivered = value
             case .ignored: break
             }
         }
@@ -70,6 +73,7 @@ public struct SensorLogReader: Sendable {
             batch.x.append(row.x)
             batch.y.append(row.y)
         }
+        if readsDelivery { batch.delivered.append(row.delivered) }
         if firstTime == nil { firstTime = row.t }
         rowCount &+= 1
     }
@@ -77,7 +81,7 @@ public struct SensorLogReader: Sendable {
     /// What each column of the header means to the reader.
     @usableFromInline
     enum ColumnRole: UInt8, Sendable {
-        case ignored, time, x, y, z, hit
+        case ignored, time, x, y, z, hit, delivered
     }
 
     /// The name used for the file in error messages.
@@ -104,6 +108,8 @@ public struct SensorLogReader: Sendable {
     public internal(set) var lastTime: Double?
 
     @usableFromInline var roles: [ColumnRole] = []
+    /// The header has a `t_event` column: the batch's `delivered` is filled.
+    @usableFromInline var readsDelivery = false
     @usableFromInline var sawHeader = false
     @usableFromInline var pendingGap = false
 
@@ -326,6 +332,7 @@ public struct SensorLogReader: Sendable {
             case "x": roles.append(options.readXY ? .x : .ignored)
             case "y": roles.append(options.readXY ? .y : .ignored)
             case "hit": roles.append(options.requireZ ? .hit : .ignored)
+            case "t_event": roles.append(options.requireZ ? .delivered : .ignored)
             default: roles.append(.ignored)
             }
         }
@@ -334,6 +341,7 @@ public struct SensorLogReader: Sendable {
         }
         columns = names
         self.roles = roles
+        readsDelivery = roles.contains(.delivered)
         sawHeader = true
     }
 

@@ -186,6 +186,43 @@ struct StartedReportTests {
         #expect(onTime?.id == 2 && onTime?.frame == 300 && onTime?.lateFrames == 0)
         #expect(mixer.counters.lateHits == 1)
     }
+
+    /// A waiting hit taken back (crosstalk shown up by a louder hit that came after it) never
+    /// sounds and is reported so; one that has started already plays on, and nothing is reported.
+    @Test func aWaitingHitTakenBackNeverSounds() {
+        let kit = testKit([("kick", 0, 1_000, { _ in 0.5 })])
+        let queue = HitQueue()
+        let mixer = Mixer(kit: kit, queue: queue)
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: 1024)
+        defer { out.deallocate() }
+        queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 10, id: 1))   // starts in the first period
+        queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 600, id: 2))  // waits
+        mixer.render(into: out, frames: 256)
+        queue.push(.takeBack(id: 2))
+        queue.push(.takeBack(id: 1))  // too late: it has started
+        var heard = 0.0
+        for _ in 0..<3 {
+            mixer.render(into: out, frames: 256)
+            for i in 0..<512 { heard += Double(abs(out[i])) }
+        }
+        let first = mixer.started.pop(), second = mixer.started.pop()
+        #expect(first?.id == 1 && first?.frame == 10 && first?.wasTakenBack == false)
+        #expect(second?.id == 2 && second?.wasTakenBack == true && second?.lateFrames == 0)
+        #expect(mixer.started.pop() == nil)
+        #expect(mixer.counters.hits == 1 && mixer.counters.takenBackHits == 1)
+        // Only hit 1's 1,000 frames sound: from frame 256 on, 754 of them at 0.5 in two channels,
+        // panned; hit 2 would have added as much again from frame 600.
+        let alone = Mixer(kit: kit, queue: HitQueue())
+        let reference = UnsafeMutablePointer<Float>.allocate(capacity: 512)
+        defer { reference.deallocate() }
+        var expected = 0.0
+        alone.queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 10))
+        for period in 0..<4 {
+            alone.render(into: reference, frames: 256)
+            if period > 0 { for i in 0..<512 { expected += Double(abs(reference[i])) } }
+        }
+        #expect(abs(heard - expected) < 1e-3 && expected > 0)
+    }
 }
 
 struct HitQueueTests {

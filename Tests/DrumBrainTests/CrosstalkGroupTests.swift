@@ -51,6 +51,43 @@ struct CrosstalkGroupTests {
         #expect(brain.output.contains("1 cancelled as crosstalk"), "\(brain.output)")
     }
 
+    /// Crosstalk that reaches the brain before the louder strike that caused it (a sensor that
+    /// reports in bursts): held in the jitter buffer, it is taken back when that strike arrives,
+    /// and never sounds; arriving after the quieter hit has played, the louder one cannot.
+    @Test func crosstalkArrivingFirstIsTakenBackFromTheJitterBuffer() throws {
+        let port = freePort()
+        let brain = try #require(BackgroundProcess([
+            Program.productsFolder + "/drumbrain", "--output", "null", "--port", "\(port)", "--bind", "127.0.0.1",
+            "--kit", Program.repositoryRoot + "/Samples/kit", "--name", "crosstalk", "--no-visual",
+            "--crosstalk-group", "snare,racktom", "--jitter-buffer-ms", "200",
+        ]))
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        let socket = try #require(RawSocket(port: port))
+        defer { socket.close() }
+        // One machine, one clock: the pad's offset is 0, so the brain knows each hit's time.
+        socket.send(DrumMessage.ping(timeMicros: MonotonicClock.nowMicros(), offsetMicros: 0, roundTripMicros: 100).packet)
+        usleep(100_000)
+        for wait in [0.02, 0.6] {
+            let struck = MonotonicClock.nowMicros()
+            // The racktom's crosstalk, 4 ms after the snare's strike, is delivered first.
+            socket.send(DrumMessage.hit(DrumHit(drum: "racktom", velocity: 0.2, padTimeMicros: struck + 4_000)).packet)
+            usleep(UInt32(wait * 1e6))
+            // The second time, long after the racktom played (and too late itself: late_ms=).
+            socket.send(DrumMessage.hit(DrumHit(drum: "snare", velocity: 0.9, padTimeMicros: struck)).packet)
+            usleep(400_000)
+        }
+        #expect(eventually(within: 30) { brain.output.components("velocity=") >= 4 }, "\(brain.output)")
+        #expect(brain.stop() == 0)
+        let lines = brain.output.split(separator: "\n").filter { $0.hasPrefix("hit ") || $0.hasPrefix("crosstalk ") }
+            .map { line in line.split(separator: " ").filter { !$0.contains("_us=") && !$0.hasPrefix("frame=") && !$0.hasPrefix("pad=") && !$0.hasPrefix("late_ms=") }
+                .joined(separator: " ") }
+        #expect(lines == [
+            "crosstalk drum=racktom velocity=0.200 taken_back", "hit drum=snare velocity=0.900",
+            "hit drum=racktom velocity=0.200", "hit drum=snare velocity=0.900",
+        ], "\(brain.output)")
+        #expect(brain.output.contains("1 cancelled as crosstalk (1 taken back from the jitter buffer)"), "\(brain.output)")
+    }
+
     @Test func aGroupNamingADrumTheKitLacksSaysWhichDrumsItHas() {
         let run = Program.run("drumbrain", [
             "--output", "null", "--port", "0", "--kit", Program.repositoryRoot + "/Samples/kit", "--no-visual",

@@ -164,4 +164,43 @@ struct ReplayCommandTests {
                                             "--neighbour", base + ".neighbour.csv"])
         #expect(evemu.status != 0 && evemu.stderr.contains("--neighbour needs sensor logs (CSV)"), "\(evemu.stderr)")
     }
+    /// The brain decides crosstalk in the order hits arrive. A soft hit struck 4 ms before its
+    /// louder neighbour, but delivered 12 ms late (its sensor reports in bursts, `t_event`),
+    /// reaches the brain after the neighbour's and is cancelled; without the delivery times
+    /// it would be decided first and play.
+    @Test func crosstalkIsDecidedInTheOrderHitsWouldArrive() {
+        func log(strikeAt strike: Int, to level: Double, delay: Double?) -> String {
+            var text = delay == nil ? "t,z\n" : "t,z,t_event\n"
+            for n in 0..<500 {
+                let t = Double(n) * 0.004
+                let z = n == strike ? level : 1.0
+                text += DecimalFormatting.string(t, decimals: 3) + ",\(z)"
+                if let delay { text += "," + DecimalFormatting.string(t + delay, decimals: 4) }
+                text += "\n"
+            }
+            return text
+        }
+        for delivered in [true, false] {
+            let soft = Program.temporaryFile(log(strikeAt: 250, to: 1.8, delay: delivered ? 0.012 : nil))
+            let loud = Program.temporaryFile(log(strikeAt: 251, to: 3.0, delay: delivered ? 0.001 : nil))
+            let run = Program.run("drumpad", ["replay", soft, "--no-settings", "--neighbour", loud])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(Self.hitRows(run.stdout).count == (delivered ? 0 : 1), "delivery times \(delivered): \(run.stdout)")
+            #expect(run.stderr.contains(" (\(delivered ? 1 : 0) more cancelled as crosstalk"), "\(run.stderr)")
+        }
+        // The soft hit delivered first and the loud one 12 ms late: decided at once, the soft
+        // one plays; held 30 ms as the brain's jitter buffer holds it, it is taken back.
+        let soft = Program.temporaryFile(log(strikeAt: 250, to: 1.8, delay: 0.001))
+        let loud = Program.temporaryFile(log(strikeAt: 251, to: 3.0, delay: 0.012))
+        for hold in [0, 30] {
+            let run = Program.run("drumpad", ["replay", soft, "--no-settings", "--neighbour", loud,
+                                              "--jitter-buffer-ms", "\(hold)"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(Self.hitRows(run.stdout).count == (hold > 0 ? 0 : 1), "held \(hold) ms: \(run.stdout)")
+            #expect(run.stderr.contains(hold > 0 ? "(1 more cancelled as crosstalk from 1 neighbour: window 25.0 ms, ratio 0.5, "
+                                        + "jitter buffer 30.0 ms, 1 of them taken back)" : "(0 more cancelled"), "\(run.stderr)")
+        }
+        let bad = Program.run("drumpad", ["replay", soft, "--neighbour", loud, "--jitter-buffer-ms", "500"])
+        #expect(bad.status != 0 && bad.stderr.contains("--jitter-buffer-ms must be 0…200"), "\(bad.stderr)")
+    }
 }

@@ -41,8 +41,8 @@ struct CrosstalkCancellerTests {
     }
 
     @Test func offlineDecisionsFollowTimeOrder() {
-        let hits: [(source: Int, time: Double, velocity: Double)] = [
-            (2, 2.004, 0.2), (1, 2.000, 0.9), (2, 3.000, 0.2), (1, 3.1, 0.9),
+        let hits: [(source: Int, time: Double, velocity: Double, arrival: Double)] = [
+            (2, 2.004, 0.2, 2.014), (1, 2.000, 0.9, 2.010), (2, 3.000, 0.2, 3.010), (1, 3.1, 0.9, 3.110),
         ]
         #expect(CrosstalkCanceller.admitted(hits) == [false, true, true, true])
     }
@@ -55,5 +55,43 @@ struct CrosstalkCancellerTests {
             #expect(sounds)
         }
         do { let sounds = canceller.admit(source: 99, time: 1.016, velocity: 0.45); #expect(!sounds) }  // under 0.5 × 1.0
+    }
+
+    /// Crosstalk delivered before the strike that caused it (a sensor reporting in bursts): it
+    /// sounds when decided at once, and is taken back when the brain still holds it.
+    @Test func aLouderHitArrivingLaterTakesBackWaitingCrosstalk() {
+        var taken: [UInt32] = []
+        var held = CrosstalkCanceller(.init(window: 0.025, ratio: 0.5, hold: 0.030))
+        do { let sounds = held.admit(source: 2, time: 1.004, velocity: 0.2, arrival: 1.012, id: 7) { taken.append($0) }; #expect(sounds) }
+        do { let sounds = held.admit(source: 1, time: 1.000, velocity: 0.9, arrival: 1.020, id: 8) { taken.append($0) }; #expect(sounds) }
+        #expect(taken == [7] && held.revoked == 1 && held.cancelled == 0)
+        // Taken back, it cancels nothing more: 27 ms after the loud hit (out of its window) and
+        // 23 ms after the taken-back one, a hit of 0.05 sounds.
+        do { let sounds = held.admit(source: 3, time: 1.027, velocity: 0.05, arrival: 1.035, id: 9) { taken.append($0) }; #expect(sounds) }
+        #expect(taken == [7])
+
+        // Not held (hold 0), or arriving after the quiet hit's time + hold: it stays.
+        for (hold, arrival) in [(0.0, 1.020), (0.030, 1.040)] {
+            var canceller = CrosstalkCanceller(.init(window: 0.025, ratio: 0.5, hold: hold))
+            var none: [UInt32] = []
+            _ = canceller.admit(source: 2, time: 1.004, velocity: 0.2, arrival: 1.012, id: 7) { none.append($0) }
+            _ = canceller.admit(source: 1, time: 1.000, velocity: 0.9, arrival: arrival, id: 8) { none.append($0) }
+            #expect(none.isEmpty && canceller.revoked == 0, "hold \(hold), arrival \(arrival)")
+        }
+        // The pad's own quieter hit, or a neighbour's that is over half as loud, is never taken back.
+        var canceller = CrosstalkCanceller(.init(window: 0.025, ratio: 0.5, hold: 0.030))
+        var none: [UInt32] = []
+        _ = canceller.admit(source: 1, time: 1.004, velocity: 0.3, arrival: 1.012, id: 1) { none.append($0) }
+        _ = canceller.admit(source: 2, time: 1.006, velocity: 0.5, arrival: 1.013, id: 2) { none.append($0) }
+        _ = canceller.admit(source: 1, time: 1.000, velocity: 0.9, arrival: 1.020, id: 3) { none.append($0) }
+        #expect(none.isEmpty)
+    }
+
+    @Test func offlineDecisionsTakeBackHeldCrosstalk() {
+        let hits: [(source: Int, time: Double, velocity: Double, arrival: Double)] = [
+            (2, 2.004, 0.2, 2.012), (1, 2.000, 0.9, 2.020),
+        ]
+        #expect(CrosstalkCanceller.admitted(hits) == [true, true])
+        #expect(CrosstalkCanceller.admitted(hits, configuration: .init(hold: 0.030)) == [false, true])
     }
 }

@@ -74,6 +74,34 @@ struct SensorLogReaderTests {
         #expect(reader.hasColumn("z") && !reader.hasColumn("x"))
     }
 
+    /// A sensor that reports several samples at once says when each report arrived: the
+    /// optional `t_event` column fills `delivered`, in any chunking, on both parsing paths
+    /// (a row with spaces takes the general one); a log without it leaves `delivered` empty, and
+    /// then each sample arrives at its own time.
+    @Test(arguments: [1, 5, 1 << 20])
+    func deliveryTimesAreReadWhenTheLogHasThem(chunk: Int) throws {
+        let text = "t,x,y,z,t_event\n0.000,0,0,1,0.0113\n0.005,0,0,1,0.0113\n0.010, 0,0,1,0.0113\n0.015,0,0,1,0.0262\n"
+        let (_, batch) = try readLog(text, chunk: chunk)
+        #expect(batch.delivered == [0.0113, 0.0113, 0.0113, 0.0262])
+        #expect(batch.deliveryTime(3) == 0.0262)
+        let (_, plain) = try readLog("t,z\n0,1\n0.004,1\n")
+        #expect(plain.delivered.isEmpty && plain.deliveryTime(1) == 0.004)
+        #expect(readError("t,z,t_event\n0,1,soon\n")?.description.contains("column \"t_event\": \"soon\" is not a number") == true)
+        var emptied = batch
+        emptied.removeAll()
+        #expect(emptied.delivered.isEmpty && emptied.firstIndex == 4)
+    }
+
+    @Test func aContinuationReadsDeliveryTimesToo() throws {
+        var reader = SensorLogReader(fileName: "log.csv")
+        var first = SensorBatch()
+        _ = try Array("t,z,t_event\n0,1,0.01\n".utf8).withUnsafeBytes { try reader.read($0, isEnd: false, into: &first) }
+        var part = reader.continuation()
+        var second = SensorBatch()
+        _ = try Array("0.005,1,0.02\n".utf8).withUnsafeBytes { try part.read($0, isEnd: true, into: &second) }
+        #expect(first.delivered == [0.01] && second.delivered == [0.02])
+    }
+
     @Test func commentsAndBlankLinesAnywhereAndCRLF() throws {
         let text = "# a\r\n\r\nt,z\r\n# between\r\n0,1\r\n\r\n   \r\n#x: y\r\n0.5,2\r\n"
         let (reader, batch) = try readLog(text)
