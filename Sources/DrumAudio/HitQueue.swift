@@ -59,9 +59,10 @@ public struct StartedHit: Sendable, Equatable, BitwiseCopyable {
 
     /// Frames it started after the frame it asked for: non-zero when it reached the audio thread
     /// after its slot had been rendered (it arrived later than the jitter buffer allows).
-    public var lateFrames: Int64 { requestedFrame < 0 || frame < 0 ? 0 : max(0, frame - requestedFrame) }
+    public var lateFrames: Int64 { requestedFrame < 0 ? 0 : max(0, frame - requestedFrame) }
 
-    /// The report of a hit taken back before it started (`ScheduledHit.takeBack`): it never sounds.
+    /// The report of a hit taken back before it started (`ScheduledHit.takeBack`): it never sounds
+    /// (and asked for no frame, so it is never late).
     public static func takenBack(id: UInt32, renderedMicros: Int64) -> StartedHit {
         StartedHit(id: id, frame: -1, renderedMicros: renderedMicros)
     }

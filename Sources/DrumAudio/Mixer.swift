@@ -205,6 +205,7 @@ public final class Mixer: @unchecked Sendable {
     }
 
     /// Removes the waiting hit numbered `id`, if it has not started, and reports it taken back.
+    /// Id 0 (an unnumbered hit) names none.
     private func takeBack(_ id: UInt32, renderedMicros: Int64) {
         for i in 0..<pendingCount where pending[i].id == id && id != 0 {
             pendingCount -= 1

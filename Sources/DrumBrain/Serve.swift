@@ -429,13 +429,14 @@ final class CrosstalkGroups: Sendable {
 
     /// Whether a hit on `drum` at `micros` (the brain's clock), which arrived at `arrivalMicros`
     /// and is numbered `id`, sounds; drums in no group always do. A louder hit takes back the
-    /// waiting crosstalk it shows up: `takeBack` gets each one's number.
+    /// waiting crosstalk it shows up: `takeBack` gets each one's number (0 for a hit without
+    /// one, which the mixer's take-back ignores).
     func admit(drum: String, micros: Int64, arrivalMicros: Int64, velocity: Float, id: UInt32,
                takeBack: (UInt32) -> Void) -> Bool {
         guard let place = members[drum] else { return true }
         return state.withLock {
             $0[place.group].admit(source: place.member, time: Double(micros) / 1e6, velocity: Double(velocity),
-                                  arrival: Double(arrivalMicros) / 1e6, id: id) { if $0 != 0 { takeBack($0) } }
+                                  arrival: Double(arrivalMicros) / 1e6, id: id, revoke: takeBack)
         }
     }
 

@@ -150,16 +150,12 @@ struct Replay: ParsableCommand {
     }
 
     /// A hit as the crosstalk canceller takes it: which log (0 this one, neighbours from 1), its
-    /// onset time and velocity, and when a live pad would have sent it (see `sendTime`).
-    typealias CrosstalkHit = (source: Int, time: Double, velocity: Double, sent: Double)
-
-    /// When a live pad sends a hit: once the sample it fired on has reached the host. That is
-    /// after the hit's own sample for a detector that scans on from the onset, and, for a sensor
-    /// that reports several samples at once, when their report arrived (the log's `t_event`).
-    /// The brain decides crosstalk in the order hits arrive, so replay decides in this order.
-    static func sendTime(firedAt i: Int, in batch: SensorBatch) -> Double {
-        batch.deliveryTime(i)
-    }
+    /// onset time and velocity, and when it would reach the brain. A live pad sends a hit once
+    /// the sample it fired on has reached the host (`SensorBatch.deliveryTime` of its firing
+    /// sample): after the hit's own sample for a detector that scans on from the onset, and, for
+    /// a sensor that reports several samples at once, when their report arrived (the log's
+    /// `t_event`). The brain decides crosstalk in the order hits arrive, so replay does too.
+    typealias CrosstalkHit = (source: Int, time: Double, velocity: Double, arrival: Double)
 
     /// The hits of each --neighbour log, through a fresh copy of `template` (the same detector,
     /// its concrete type, so no sample goes through an existential), in the order a live pad
@@ -173,19 +169,20 @@ struct Replay: ParsableCommand {
             var detector = template
             var hits: [Hit] = []
             var firedAt: [Int] = []
+            let before = all.count
             try files.read(with: &reader, into: &batch) { batch, _ in
                 axisOptions.axis.select(in: &batch)
                 hits.removeAll(keepingCapacity: true)
                 firedAt.removeAll(keepingCapacity: true)
                 detector.detect(batch, into: &hits, firedAt: &firedAt)
                 for (hit, i) in zip(hits, firedAt) {
-                    all.append((number + 1, hit.time, hit.velocity, Self.sendTime(firedAt: i, in: batch)))
+                    all.append((number + 1, hit.time, hit.velocity, batch.deliveryTime(i)))
                 }
             }
-            let count = all.filter { $0.source == number + 1 }.count
+            let count = all.count - before
             printError("drumpad replay: neighbour \(path): \(count) hit\(count == 1 ? "" : "s")")
         }
-        return all.sorted { ($0.sent, $0.time) < ($1.sent, $1.time) }
+        return all.sorted { ($0.arrival, $0.time) < ($1.arrival, $1.time) }
     }
 
     /// Streams the log through the detector, writing hits as they are found.
@@ -213,7 +210,7 @@ struct Replay: ParsableCommand {
                 detector.detect(batch, into: &hits, firedAt: &firedAt)
                 sounding.removeAll(keepingCapacity: true)
                 for (hit, i) in zip(hits, firedAt) {
-                    crosstalk.decide(hit, sent: Self.sendTime(firedAt: i, in: batch), into: &sounding)
+                    crosstalk.decide(hit, arrival: batch.deliveryTime(i), into: &sounding)
                 }
                 for hit in sounding {
                     HitCSV.append(hit, to: &out.bytes)
@@ -379,23 +376,23 @@ struct CrosstalkReplay {
         canceller = CrosstalkCanceller(configuration)
     }
 
-    /// Decides `hit` of this log, sent at `sent`; appends to `sounding` this log's hits that are
-    /// now final and play, in order. Without neighbours every hit plays at once.
-    mutating func decide(_ hit: Hit, sent: Double, into sounding: inout [Hit]) {
+    /// Decides `hit` of this log, arriving at `arrival`; appends to `sounding` this log's hits
+    /// that are now final and play, in order. Without neighbours every hit plays at once.
+    mutating func decide(_ hit: Hit, arrival: Double, into sounding: inout [Hit]) {
         guard !neighbours.isEmpty else {
             sounding.append(hit)
             return
         }
-        admitNeighbours(through: (sent, hit.time))
-        release(arrivedBy: sent, into: &sounding)
+        admitNeighbours(through: (arrival, hit.time))
+        release(arrivedBy: arrival, into: &sounding)
         // Its own pad's hits are never its crosstalk, so this hit takes back only neighbours'.
-        if canceller.admit(source: 0, time: hit.time, velocity: hit.velocity, arrival: sent, id: nextID, revoke: { _ in }) {
+        if canceller.admit(source: 0, time: hit.time, velocity: hit.velocity, arrival: arrival, id: nextID, revoke: { _ in }) {
             waiting.append((hit, nextID, false))
             nextID += 1
         } else {
             cancelled += 1
         }
-        release(arrivedBy: sent, into: &sounding)
+        release(arrivedBy: arrival, into: &sounding)
     }
 
     /// After the last hit: the neighbours' remaining hits, then every waiting hit.
@@ -407,13 +404,14 @@ struct CrosstalkReplay {
     private mutating func admitNeighbours(through arrival: (Double, Double)) {
         var taken: [UInt32] = []
         while nextNeighbour < neighbours.count
-                && (neighbours[nextNeighbour].sent, neighbours[nextNeighbour].time) <= arrival {
+                && (neighbours[nextNeighbour].arrival, neighbours[nextNeighbour].time) <= arrival {
             let other = neighbours[nextNeighbour]
             _ = canceller.admit(source: other.source, time: other.time, velocity: other.velocity,
-                                arrival: other.sent, id: 0) { taken.append($0) }
+                                arrival: other.arrival, id: 0) { taken.append($0) }
             nextNeighbour += 1
         }
-        for id in taken where id != 0 {
+        // Neighbours' hits (id 0) taken back are simply forgotten; this log's are marked.
+        for id in taken {
             if let k = waiting.firstIndex(where: { $0.id == id }) { waiting[k].takenBack = true }
         }
     }

@@ -19,16 +19,23 @@ struct CrosstalkGroupTests {
         }
     }
 
-    @Test func aQuietHitJustAfterALouderOneOnTheSameStandIsNotPlayed() throws {
+    /// A `drumbrain --output null` with the bundled kit on a free loopback port, given
+    /// `options`, once it says it listens.
+    static func startBrain(_ options: [String]) throws -> (brain: BackgroundProcess, port: Int) {
         let port = freePort()
-        // A window of 300 ms, so a loaded machine's scheduling cannot move hits out of it.
         let brain = try #require(BackgroundProcess([
             Program.productsFolder + "/drumbrain", "--output", "null", "--port", "\(port)", "--bind", "127.0.0.1",
             "--kit", Program.repositoryRoot + "/Samples/kit", "--name", "crosstalk", "--no-visual",
-            "--crosstalk-group", "snare,racktom", "--crosstalk-group", "floortom, crash",
-            "--crosstalk-window-ms", "300",
-        ]))
+        ] + options))
         #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        return (brain, port)
+    }
+
+    @Test func aQuietHitJustAfterALouderOneOnTheSameStandIsNotPlayed() throws {
+        // A window of 300 ms, so a loaded machine's scheduling cannot move hits out of it.
+        let (brain, port) = try Self.startBrain([
+            "--crosstalk-group", "snare,racktom", "--crosstalk-group", "floortom, crash", "--crosstalk-window-ms", "300",
+        ])
         #expect(brain.output.contains("crosstalk cancelled within snare+racktom, floortom+crash"))
         try Self.send(port: port, [
             (DrumHit(drum: "snare", velocity: 0.9), after: 0.005),
@@ -55,13 +62,7 @@ struct CrosstalkGroupTests {
     /// reports in bursts): held in the jitter buffer, it is taken back when that strike arrives,
     /// and never sounds; arriving after the quieter hit has played, the louder one cannot.
     @Test func crosstalkArrivingFirstIsTakenBackFromTheJitterBuffer() throws {
-        let port = freePort()
-        let brain = try #require(BackgroundProcess([
-            Program.productsFolder + "/drumbrain", "--output", "null", "--port", "\(port)", "--bind", "127.0.0.1",
-            "--kit", Program.repositoryRoot + "/Samples/kit", "--name", "crosstalk", "--no-visual",
-            "--crosstalk-group", "snare,racktom", "--jitter-buffer-ms", "200",
-        ]))
-        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        let (brain, port) = try Self.startBrain(["--crosstalk-group", "snare,racktom", "--jitter-buffer-ms", "200"])
         let socket = try #require(RawSocket(port: port))
         defer { socket.close() }
         // One machine, one clock: the pad's offset is 0, so the brain knows each hit's time.

@@ -43,6 +43,24 @@ struct EndToEndTests {
         }
     }
 
+    /// The brain's exit summary line (`audio: …`).
+    static func audioSummary(_ output: String) -> Substring {
+        output.split(separator: "\n").first { $0.hasPrefix("audio: ") } ?? "(no audio summary)"
+    }
+
+    /// The recording against the render of `played` (the kit's samples at the brain's frames,
+    /// made in `folder`), aligned, and each hit checked where it was heard. The sound server or
+    /// the recorder may stall on a loaded machine and shift everything after a gap; the check
+    /// follows such jumps (see `HeardAudio.follow`).
+    static func hear(_ played: [PlayedHit], recording: String, folder: String) throws
+        -> (heard: AudioBuffer, aligned: HeardAudio, check: HeardAudio.Followed) {
+        let heard = try SoundFile.read(recording)
+        let reference = try HeardAudio.render(played, to: folder + "/reference.wav")
+        let aligned = try #require(HeardAudio(heard: heard, reference: reference),
+                                   "the recording (\(heard.frames) frames) cannot be aligned with the render")
+        return (heard, aligned, aligned.follow(played.map { Int($0.frame) }))
+    }
+
     @Test func threePadsFoundThroughAvahiAreHeardOnceEachOnTheirDrumAndOnTime() throws {
         let avahi = try AvahiSandbox()
         let pulse = try PulseSandbox()
@@ -73,7 +91,7 @@ struct EndToEndTests {
         recorder.stop(signal: SIGINT)
         let output = brain.output
         let played = Self.playedHits(output)
-        let summary = output.split(separator: "\n").first { $0.hasPrefix("audio: ") } ?? "(no audio summary)"
+        let summary = Self.audioSummary(output)
         print("end-to-end: brain says \(summary)")
         // Every strike in the logs played once, on its drum, by its pad.
         for drum in Self.drums {
@@ -85,13 +103,7 @@ struct EndToEndTests {
         let latencies = output.split(separator: " ").compactMap { $0.hasPrefix("latency_us=") ? Int($0.dropFirst(11)) : nil }
         print("end-to-end: network latency max \(latencies.max() ?? 0) µs over \(latencies.count) hits")
         // What was heard: the recording against the kit's samples placed at the brain's frames.
-        let heard = try SoundFile.read(recording)
-        let reference = try HeardAudio.render(played, to: pulse.folder + "/reference.wav")
-        let aligned = try #require(HeardAudio(heard: heard, reference: reference),
-                                   "the recording (\(heard.frames) frames) cannot be aligned with the render")
-        // The sound server or the recorder may stall on a loaded machine and shift everything
-        // after a gap; the check follows at most two such jumps (see `HeardAudio.follow`).
-        let check = aligned.follow(played.map { Int($0.frame) })
+        let (heard, aligned, check) = try Self.hear(played, recording: recording, folder: pulse.folder)
         for (hit, remainder) in zip(played, check.remainders) {
             #expect(remainder < 0.01, "\(hit.drum) at frame \(hit.frame): \(remainder) of its energy is not the template's")
         }
@@ -239,7 +251,7 @@ struct EndToEndFaultTests {
         usleep(300_000)
         recorder.stop(signal: SIGINT)
         let output = second.output
-        let summary = output.split(separator: "\n").first { $0.hasPrefix("audio: ") } ?? "(no audio summary)"
+        let summary = EndToEndTests.audioSummary(output)
         #expect(output.contains("audio: "), "\(output)")
         print("end-to-end fault: the new brain says \(summary)")
         for line in output.split(separator: "\n") where line.hasPrefix("drumbrain: underrun") { print("end-to-end fault: \(line)") }
@@ -247,11 +259,7 @@ struct EndToEndFaultTests {
         // samples at its frames, are in the recording. As in the end-to-end test, the sound
         // server may stall and shift the recording after a gap; up to two such jumps are followed.
         let played = EndToEndTests.playedHits(output)
-        let reference = try HeardAudio.render(played, to: pulse.folder + "/reference.wav")
-        let heard = try SoundFile.read(recording)
-        let aligned = try #require(HeardAudio(heard: heard, reference: reference),
-                                   "the recording (\(heard.frames) frames) cannot be aligned with the render")
-        let check = aligned.follow(played.map { Int($0.frame) })
+        let (heard, aligned, check) = try EndToEndTests.hear(played, recording: recording, folder: pulse.folder)
         let unheard = played.indices.filter { check.remainders[$0] >= 0.01 }
         print("end-to-end fault through PulseAudio: aligned at \(aligned.lag) frames, \(check.stretches.count) stretch(es) "
               + "\(check.stretches.map { "\($0.first)...\($0.last)@\($0.lag)" }); whole \(check.whole)")

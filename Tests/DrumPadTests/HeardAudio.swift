@@ -67,6 +67,10 @@ struct HeardAudio {
         return sum
     }
 
+    /// What `follow` found: each hit's remainder and lag, the stretches heard at one lag, and the
+    /// worst remainder of a stretch as a whole.
+    typealias Followed = (remainders: [Double], lags: [Int], stretches: [(first: Int, last: Int, lag: Int)], whole: Double)
+
     /// Energy of heard − reference over energy of the reference, both channels, in
     /// `frames` of the reference (a range of its frames), at `lag` (by default the alignment's).
     func remainder(_ frames: Range<Int>, lag: Int? = nil) -> Double {
@@ -124,8 +128,7 @@ struct HeardAudio {
     /// and the worst remainder of a stretch taken as a whole (from its first hit to 50 ms after
     /// its last), so that a jump has to explain everything heard in between, not only the
     /// hits' own windows.
-    func follow(_ hits: [Int], window: Int = 2_400, reach: Int = 144_000)
-        -> (remainders: [Double], lags: [Int], stretches: [(first: Int, last: Int, lag: Int)], whole: Double) {
+    func follow(_ hits: [Int], window: Int = 2_400, reach: Int = 144_000) -> Followed {
         var remainders = [Double](repeating: .infinity, count: hits.count)
         var lags = [Int](repeating: lag, count: hits.count)
         var stretches: [(first: Int, last: Int, lag: Int)] = []
