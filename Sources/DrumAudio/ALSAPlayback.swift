@@ -14,6 +14,16 @@ final class ALSAPlayback {
     let isFloat: Bool
     /// Conversion buffer for 16-bit devices, allocated once.
     private let s16: UnsafeMutablePointer<Int16>
+    /// How long the device buffer plays when full (µs).
+    let bufferMicros: Int64
+    /// When the last write returned (µs, monotonic); 0 before the first.
+    private var lastWriteMicros: Int64 = 0
+    /// Frames left to write in which an underrun ALSA reports is the one already counted.
+    private var stallCredit = 0
+    /// Frames written since the device was last prepared (it starts once a buffer is queued).
+    private var queuedSincePrepare = 0
+    /// When the first write since the device was last prepared returned (µs, monotonic).
+    private var preparedMicros: Int64 = 0
 
     /// Opens and configures `device`. The corresponding C functions are `snd_pcm_open` and the
     /// `snd_pcm_hw_params_set_*` family.
@@ -63,6 +73,7 @@ final class ALSAPlayback {
         self.periodFrames = Int(period)
         self.bufferFrames = Int(buffer)
         isFloat = float
+        bufferMicros = Int64(buffer) * 1_000_000 / Int64(actualRate)
         s16 = .allocate(capacity: Int(period) * 2 * 4)
         s16.initialize(repeating: 0, count: Int(period) * 2 * 4)
         snd_pcm_prepare(handle)
@@ -77,8 +88,19 @@ final class ALSAPlayback {
     /// Writes `frames` stereo frames, recovering from underruns (each one counted in `xruns`).
     /// Returns a negative ALSA error only when recovery failed.
     ///
+    /// An underrun is counted when ALSA reports one, and also when the device ran dry without
+    /// saying so: a period took longer than the whole buffer plays to go out (from the last
+    /// write's return to this one's), and afterwards the device held no more than that period,
+    /// so everything queued before it had played and the device waited. Not every device says:
+    /// ALSA's pulse plugin reports the server's underflow only if its notice arrives in time
+    /// (never with `handle_underrun false`), and a whole process stopped (SIGSTOP, a debugger,
+    /// the machine swapping) stops that notice too. A device stalled itself (a sound server
+    /// falling behind) makes the write slow but leaves the buffer full, and is not counted; nor
+    /// is a device that takes frames faster than it could play them (ALSA's `null`).
+    /// An underrun ALSA reports before two more buffers have been written is the same one.
+    ///
     /// Real-time safety: blocks in ALSA until the device has room (that is the pacing); no
-    /// allocation.
+    /// allocation; reads the monotonic clock (vDSO).
     func write(_ samples: UnsafePointer<Float>, frames: Int, xruns: inout Int) -> Int32 {
         var done = 0
         while done < frames {
@@ -97,10 +119,41 @@ final class ALSAPlayback {
                 continue
             }
             if written == -snd_pcm_sframes_t(EAGAIN) { continue }
-            if written == -snd_pcm_sframes_t(EPIPE) { xruns += 1 }
+            if written == -snd_pcm_sframes_t(EPIPE) {
+                if stallCredit > 0 { stallCredit = 0 } else { xruns += 1 }
+            }
             let recovered = snd_pcm_recover(pcm, Int32(written), 1)
             if recovered < 0 { return recovered }
+            queuedSincePrepare = 0
         }
+        let now = monotonicMicros()
+        if queuedSincePrepare == 0 { preparedMicros = now }
+        stallCredit = max(0, stallCredit - frames)
+        if queuedSincePrepare >= bufferFrames && now - lastWriteMicros > bufferMicros && isPaced(now: now)
+            && ranDry(after: frames) {
+            xruns += 1
+            stallCredit = 2 * bufferFrames
+        }
+        lastWriteMicros = now
+        queuedSincePrepare += frames
         return 0
+    }
+
+    /// Whether the device takes frames no faster than it plays them: give or take 1 % (its
+    /// clock against ours) and a few buffers (a sound server takes some ahead). ALSA's `null`
+    /// takes everything at once and always has room: it never runs dry, however long this
+    /// thread is away.
+    private func isPaced(now: Int64) -> Bool {
+        Int64(queuedSincePrepare) <= (now - preparedMicros) * Int64(rate) / 990_000 + Int64(4 * bufferFrames)
+    }
+
+    /// Whether the device holds no more than the `frames` just written: all it had before them
+    /// has played. Both the room (`snd_pcm_avail_update`) and the delay (`snd_pcm_delay`) must
+    /// say so: a sound server that has taken the buffer into its own shows the room, not the
+    /// delay.
+    private func ranDry(after frames: Int) -> Bool {
+        guard snd_pcm_avail_update(pcm) >= bufferFrames - frames else { return false }
+        var delay: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(pcm, &delay) >= 0 && delay <= frames
     }
 }

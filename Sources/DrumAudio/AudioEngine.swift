@@ -237,9 +237,7 @@ public final class AudioEngine: @unchecked Sendable {
         var xruns = 0
         var rendered: Int64 = 0
         while running.load(ordering: .acquiring) {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let micros = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+            let micros = monotonicMicros()
             clockOriginMicros.store(frameClock.update(nowMicros: micros, renderedFrames: rendered),
                                     ordering: .releasing)
             #if DEBUG

@@ -162,9 +162,7 @@ public final class Mixer: @unchecked Sendable {
     public func render(into out: UnsafeMutablePointer<Float>, frames: Int) {
         takeIncomingKit(frames: frames)
         let start = renderedFrames.load(ordering: .relaxed)
-        var clock = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &clock)  // vDSO: no system call, no lock
-        let now = Int64(clock.tv_sec) * 1_000_000 + Int64(clock.tv_nsec) / 1000
+        let now = monotonicMicros()
         while let hit = queue.pop() {
             if hit.isTakeBack {
                 takeBack(hit.id, renderedMicros: now)

@@ -49,6 +49,19 @@ struct AudioEngineTests {
         #expect(engine.status.mixer.hits == 3 && engine.status.outputError == nil)
     }
 
+    /// ALSA's `null` takes every write at once and always has room. A render stalled past the
+    /// buffer there is not an underrun (a paced device that ran dry is: `PulseAudioTests`).
+    @Test func anUnpacedDeviceNeverRunsDry() async throws {
+        let engine = try AudioEngine(kit: Self.kit(), configuration: .init(output: .alsa("null")))
+        engine.start()
+        defer { engine.stop() }
+        while engine.status.mixer.frames < 48_000 { try await Task.sleep(for: .milliseconds(2)) }
+        let frames = engine.status.mixer.frames
+        engine.stallRenderOnce(micros: 50_000)  // six times the 8 ms buffer
+        while engine.status.mixer.frames < frames + 96_000 { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(engine.status.xruns == 0 && engine.status.outputError == nil)
+    }
+
     @Test func aMissingAlsaDeviceSaysWhyAndWhatToTry() {
         do {
             _ = try AudioEngine(kit: Self.kit(), configuration: .init(output: .alsa("no-such-device")))

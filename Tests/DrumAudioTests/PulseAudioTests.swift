@@ -1,11 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 import TestSupport
 @testable import DrumAudio
 
-@Suite(.enabled(if: pulseAvailable, "needs pulseaudio, pulseaudio-utils, libasound2-plugins and liblo-tools"))
+@Suite(.serialized, .enabled(if: pulseAvailable, "needs pulseaudio, pulseaudio-utils, libasound2-plugins and liblo-tools"))
 struct PulseAudioTests {
     /// Energy onsets (5 ms frames jumping 8× over the 15 ms before) in the left channel.
     static func onsets(_ buffer: AudioBuffer) -> [Int] {
@@ -65,7 +66,12 @@ struct PulseAudioTests {
         guard found.count == 5 else { return }
         for k in 1..<5 {
             let heardGap = Double(found[k] - found[k - 1]) / 48, sentGap = Double(sent[k] - sent[k - 1]) / 1000
-            #expect(abs(heardGap - sentGap) < 30, "gap \(k): heard \(heardGap) ms, sent \(sentGap) ms")
+            // A hit with no pad time plays in the next period rendered after it arrives, and
+            // through the pulse plugin which frame that is varies with how full the buffer is:
+            // measured, one hit was rendered 1.9 ms after it arrived and the next 17.2 ms after,
+            // 16 periods later for 14.4 periods sent. So up to two periods (42.7 ms), plus the
+            // onsets' 5 ms frames. The pad-timed path is held to a millisecond end to end.
+            #expect(abs(heardGap - sentGap) < 48, "gap \(k): heard \(heardGap) ms, sent \(sentGap) ms")
         }
         var left = 0.0, right = 0.0
         for frame in found[0]..<min(heard.frames, found[0] + 4_800) {
@@ -79,16 +85,37 @@ struct PulseAudioTests {
     /// A brain stopped for 1.5 s (SIGSTOP, as a swapping or overloaded machine stalls it) lets
     /// the device run dry: it says so when it happens, and plays on.
     @Test func aStalledBrainSaysItsDeviceRanDryAndPlaysOn() throws {
-        let pulse = try PulseSandbox()
-        let port = 18_500 + Int(getpid() % 1000)
-        let brain = BackgroundProcess(pulse.env([Program.productsFolder + "/drumbrain", "--port", "\(port)",
-                                                 "--output", "alsa:pulse", "--period", "1024", "--periods", "4"]))!
-        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
-        usleep(3_000_000)  // the pulse plugin's hold on a new stream (see above)
         // Half a second was not always enough: the pulse plugin once rode it out (0 underruns,
         // in a fresh run of every test). 1.5 s is well past the 85 ms buffer and the server's own.
+        try stopPlayAndCount(device: "pulse", stoppedMicros: 1_500_000, port: 18_500 + Int(getpid() % 1000))
+    }
+
+    /// A device that never reports running dry (ALSA's pulse plugin with `handle_underrun false`,
+    /// as the plugin sometimes behaves on its own when the whole process stalls): the brain
+    /// stopped past its buffer still counts the underrun, once, and plays on.
+    @Test func aStallIsCountedEvenWhenTheDeviceDoesNotSaySo() throws {
+        try stopPlayAndCount(device: "quietpulse", stoppedMicros: 1_000_000, port: 18_600 + Int(getpid() % 1000),
+                             asoundrc: "pcm.quietpulse {\n  type pulse\n  handle_underrun false\n}\n")
+    }
+
+    /// Starts a brain on ALSA's `device` (defined by `asoundrc` in a private home if given),
+    /// stops it whole for `stoppedMicros`, and checks that it says the device ran dry, counts
+    /// that once, and plays the next hit.
+    func stopPlayAndCount(device: String, stoppedMicros: UInt32, port: Int, asoundrc: String? = nil) throws {
+        let pulse = try PulseSandbox()
+        var environment: [String] = []
+        if let asoundrc {
+            let home = pulse.folder + "/home"
+            mkdir(home, 0o700)
+            #expect(FileManager.default.createFile(atPath: home + "/.asoundrc", contents: Data(asoundrc.utf8)))
+            environment.append("HOME=\(home)")
+        }
+        let brain = BackgroundProcess(pulse.env(environment + [Program.productsFolder + "/drumbrain", "--port", "\(port)",
+                                                 "--output", "alsa:\(device)", "--period", "1024", "--periods", "4"]))!
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        usleep(3_000_000)  // the pulse plugin's hold on a new stream (see above)
         kill(brain.pid, SIGSTOP)
-        usleep(1_500_000)
+        usleep(stoppedMicros)
         kill(brain.pid, SIGCONT)
         #expect(brain.waitForOutput("underrun near frame", within: 10), "\(brain.output)")
         usleep(3_000_000)  // the plugin holds the restarted stream as it holds a new one
