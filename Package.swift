@@ -44,19 +44,21 @@ let package = Package(
         .target(
             name: "DrumNet",
             dependencies: [
-                "CAvahiClient", "CEpoll",
+                "Monotonic", "CAvahiClient", "CEpoll",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The wait-free single-producer, single-consumer ring every thread hand-off uses.
         .target(name: "SPSCRing"),
+        // The monotonic clock in µs that pads, the network and the audio thread share.
+        .target(name: "Monotonic"),
         // Accelerometer sources of a pad: evdev nodes through libevdev, IIO devices, evemu
         // recordings; device discovery.
-        .target(name: "PadSensors", dependencies: ["CEvdev"]),
+        .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev"]),
         // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
         // brain and a pad's --local playback.
-        .target(name: "DrumAudio", dependencies: ["SPSCRing", "CSndFile", "CSampleRate", "CALSA"]),
+        .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA"]),
         // The brain's terminal visual: the pure model (layout, bursts, status) and its renderer.
         .target(name: "DrumVisual", dependencies: ["SPSCRing"]),
         .executableTarget(
@@ -68,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "DrumPad",
             dependencies: [
-                "HitDetect", "DrumNet", "PadSensors", "DrumAudio", "CEvdev",
+                "HitDetect", "DrumNet", "PadSensors", "DrumAudio", "Monotonic", "CEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -79,7 +81,7 @@ let package = Package(
         // Loopback benchmark of pads and brain: swift run -c release drumnet-bench
         .executableTarget(
             name: "drumnet-bench",
-            dependencies: ["DrumNet", "DrumVisual", .product(name: "NIOCore", package: "swift-nio"),
+            dependencies: ["DrumNet", "Monotonic", "DrumVisual", .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/DrumNetBench"),
 
@@ -94,10 +96,10 @@ let package = Package(
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
         // Runs executables and system tools from tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "TestSupport", "AllocationCounter"]),
+        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "Monotonic", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "DrumBrainTests",
-                    dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "CALSA", "CSndFile", "TestSupport"]),
-        .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "DrumVisual", "AllocationCounter", "TestSupport"]),
+                    dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "Monotonic", "CALSA", "CSndFile", "TestSupport"]),
+        .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "CEvdev", "TestSupport"]),
     ],

@@ -17,6 +17,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
 
 var seconds = 10.0
 var padCounts = [1, 8, 64, 256]

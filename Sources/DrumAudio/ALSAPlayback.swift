@@ -2,6 +2,7 @@ import CALSA
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
 
 /// An ALSA playback PCM: interleaved stereo, float if the device takes it, else 16-bit, with the
 /// period and buffer asked for (or the nearest the device allows).
@@ -126,7 +127,7 @@ final class ALSAPlayback {
             if recovered < 0 { return recovered }
             queuedSincePrepare = 0
         }
-        let now = monotonicMicros()
+        let now = MonotonicClock.nowMicros()
         if queuedSincePrepare == 0 { preparedMicros = now }
         stallCredit = max(0, stallCredit - frames)
         if queuedSincePrepare >= bufferFrames && now - lastWriteMicros > bufferMicros && isPaced(now: now)

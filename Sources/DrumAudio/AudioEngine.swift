@@ -3,6 +3,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
 
 /// The brain's live audio: a mixer on its own real-time thread, writing to an output.
 ///
@@ -237,7 +238,7 @@ public final class AudioEngine: @unchecked Sendable {
         var xruns = 0
         var rendered: Int64 = 0
         while running.load(ordering: .acquiring) {
-            let micros = monotonicMicros()
+            let micros = MonotonicClock.nowMicros()
             clockOriginMicros.store(frameClock.update(nowMicros: micros, renderedFrames: rendered),
                                     ordering: .releasing)
             #if DEBUG

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import Monotonic
 
 /// The brain's mixer (DESIGN.md §9): one voice per drum, interrupt retrigger with a short fade of
 /// the cut sound, constant-power pan by azimuth, velocity to gain and layer, and a soft-clipping
@@ -162,7 +163,7 @@ public final class Mixer: @unchecked Sendable {
     public func render(into out: UnsafeMutablePointer<Float>, frames: Int) {
         takeIncomingKit(frames: frames)
         let start = renderedFrames.load(ordering: .relaxed)
-        let now = monotonicMicros()
+        let now = MonotonicClock.nowMicros()
         while let hit = queue.pop() {
             if hit.isTakeBack {
                 takeBack(hit.id, renderedMicros: now)

@@ -4,6 +4,7 @@ import PadSensors
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
 
 /// `drumpad calibrate`: measures a sensor's noise and strikes and saves detector settings that
 /// `drumpad run` and `drumpad replay` then use.
@@ -106,8 +107,8 @@ struct Calibrate: ParsableCommand {
                    + "3 s, then strike it 5 to 10 times, soft and hard")
         var batch = SensorBatch()
         var first: Int64?
-        let end = MonotonicMicros.now() + Int64(seconds * 1e6)
-        while !StopRequest.isSet && MonotonicMicros.now() < end {
+        let end = MonotonicClock.nowMicros() + Int64(seconds * 1e6)
+        while !StopRequest.isSet && MonotonicClock.nowMicros() < end {
             try sensor.read(timeoutMillis: 100) { event in
                 switch event {
                 case .gap:

@@ -1,4 +1,5 @@
 import PadSensors
+import Monotonic
 
 /// A sensor that outlives unplugs: when the device goes away it says so, and reopens it when it
 /// returns (the same path; with `--device auto`, a device of the same name, else the first
@@ -26,16 +27,16 @@ final class LiveSensor {
             } catch {
                 guard case .unplugged(let path) = error else { throw error }
                 source = nil
-                unpluggedAt = MonotonicMicros.now()
+                unpluggedAt = MonotonicClock.nowMicros()
                 say("sensor unplugged (\(path)); waiting for it to come back")
                 handle(.gap)
             }
             return
         }
-        MonotonicMicros.sleep(until: MonotonicMicros.now() + Int64(min(timeoutMillis, 500)) * 1000)
+        MonotonicClock.sleep(untilMicros: MonotonicClock.nowMicros() + Int64(min(timeoutMillis, 500)) * 1000)
         guard let reopened = reopen() else { return }
         source = reopened
-        let away = (MonotonicMicros.now() - (unpluggedAt ?? 0)) / 1000
+        let away = (MonotonicClock.nowMicros() - (unpluggedAt ?? 0)) / 1000
         say("sensor back: \(reopened.path) \"\(reopened.name)\" after \(away) ms")
     }
 

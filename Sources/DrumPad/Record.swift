@@ -1,5 +1,6 @@
 import ArgumentParser
 import PadSensors
+import Monotonic
 
 /// `drumpad record`: log a sensor to a CSV (DESIGN.md §3) for tuning and plotting.
 struct Record: ParsableCommand {
@@ -45,14 +46,14 @@ struct Record: ParsableCommand {
         let file = try SensorLogFile(path: out, metadata: source.metadata, valueDecimals: source.valueDecimals)
         printError("drumpad record: \(source.path) \"\(source.name)\" → \(out)"
                    + (seconds.map { " for \($0) s" } ?? "") + "; Ctrl-C stops")
-        let start = MonotonicMicros.now()
+        let start = MonotonicClock.nowMicros()
         let end = seconds.map { start + Int64($0 * 1e6) }
         var first: Int64?
         var last: Int64 = 0
         var gaps = 0
         var gapPending = false
         while !StopRequest.isSet {
-            let now = MonotonicMicros.now()
+            let now = MonotonicClock.nowMicros()
             if let end, now >= end { break }
             let wait = end.map { Int32(max(1, min(100, ($0 - now) / 1000))) } ?? 100
             try sensor.read(timeoutMillis: wait) { event in
@@ -60,7 +61,7 @@ struct Record: ParsableCommand {
                 case .gap:
                     gapPending = true
                 case .sample(let s):
-                    if let end, MonotonicMicros.now() > end + 50_000 { return }
+                    if let end, MonotonicClock.nowMicros() > end + 50_000 { return }
                     if first == nil { first = s.deviceMicros }
                     if gapPending && file.rows > 0 {
                         file.appendGap()

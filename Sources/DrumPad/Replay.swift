@@ -202,6 +202,12 @@ struct Replay: ParsableCommand {
         out.append(HitCSV.header)
         var progress = ProgressBar(label: "replay", worthShowing: files.sizeBytes > 16 << 20)
         let total = files.sizeBytes
+        func write(_ found: [Hit]) {
+            for hit in found {
+                HitCSV.append(hit, to: &out.bytes)
+                hitTimes.append(hit.time)
+            }
+        }
         do {
             let handle: (inout SensorBatch, Int) throws -> Void = { batch, bytesRead in
                 axisOptions.axis.select(in: &batch)
@@ -212,10 +218,7 @@ struct Replay: ParsableCommand {
                 for (hit, i) in zip(hits, firedAt) {
                     crosstalk.decide(hit, arrival: batch.deliveryTime(i), into: &sounding)
                 }
-                for hit in sounding {
-                    HitCSV.append(hit, to: &out.bytes)
-                    hitTimes.append(hit.time)
-                }
+                write(sounding)
                 for i in batch.labelled { logLabels.append(batch.time[i]) }
                 try out.flushIfFull()
                 progress.update(done: bytesRead, total: total, detail: "\(bytesRead >> 20) of \(total >> 20) MiB")
@@ -234,10 +237,7 @@ struct Replay: ParsableCommand {
         progress.finish()
         sounding.removeAll()
         crosstalk.finish(into: &sounding)
-        for hit in sounding {
-            HitCSV.append(hit, to: &out.bytes)
-            hitTimes.append(hit.time)
-        }
+        write(sounding)
         try out.flush()
         let summary = LogSummary(reader: reader)
         printError("drumpad replay: \(summary.text); \(options.text): "
@@ -384,7 +384,6 @@ struct CrosstalkReplay {
             return
         }
         admitNeighbours(through: (arrival, hit.time))
-        release(arrivedBy: arrival, into: &sounding)
         // Its own pad's hits are never its crosstalk, so this hit takes back only neighbours'.
         if canceller.admit(source: 0, time: hit.time, velocity: hit.velocity, arrival: arrival, id: nextID, revoke: { _ in }) {
             waiting.append((hit, nextID, false))

@@ -7,6 +7,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
 
 /// `drumpad run`: detect hits and send them to a brain.
 struct Run: ParsableCommand {
@@ -324,7 +325,7 @@ struct PacedReplay {
                 let t = batch.time[i]
                 if origin == nil { origin = (t, MonotonicClock.nowMicros()) }
                 let due = origin!.micros + Int64(((t - origin!.t) * 1e6).rounded())
-                MonotonicMicros.sleep(until: due)
+                MonotonicClock.sleep(untilMicros: due)
                 sample(batch.z[i], due)
                 count += 1
             }

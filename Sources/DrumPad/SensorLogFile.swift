@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HitDetect
 import PadSensors
+import Monotonic
 
 /// A sensor log being written to disk so that a power cut loses at most about a second: rows are
 /// written out every quarter second and forced to the disk (`fdatasync`) every second. A failed
@@ -25,7 +26,7 @@ final class SensorLogFile {
         guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
         self.path = path
         writer = SensorLogWriter(metadata: metadata, timeDecimals: 6, valueDecimals: valueDecimals)
-        let now = MonotonicMicros.now()
+        let now = MonotonicClock.nowMicros()
         lastWriteMicros = now
         lastSyncMicros = now
         try writeOut()
@@ -52,7 +53,7 @@ final class SensorLogFile {
 
     /// Writes out every quarter second, syncs every second.
     func flushIfDue() throws(DrumPadError) {
-        let now = MonotonicMicros.now()
+        let now = MonotonicClock.nowMicros()
         if now - lastWriteMicros >= 250_000 || writer.bytes.count >= 1 << 16 {
             try writeOut()
             lastWriteMicros = now

@@ -75,13 +75,7 @@ extension HitDetector {
     /// Runs the detector over a batch, honouring its gaps, and appends the hits it fires.
     @inlinable
     public mutating func detect(_ batch: SensorBatch, into hits: inout [Hit]) {
-        batch.z.withUnsafeBufferPointer { zs in
-            batch.time.withUnsafeBufferPointer { ts in
-                batch.gapsBefore.withUnsafeBufferPointer { gaps in
-                    detect(z: zs, time: ts, gapsBefore: gaps, into: &hits)
-                }
-            }
-        }
+        detect(batch) { hit, _ in hits.append(hit) }
     }
 
     /// Runs the detector over a batch, honouring its gaps, and appends the hits it fires and,
@@ -89,13 +83,20 @@ extension HitDetector {
     /// send it (for a detector that scans after the onset, later than the hit's own sample).
     @inlinable
     public mutating func detect(_ batch: SensorBatch, into hits: inout [Hit], firedAt: inout [Int]) {
+        detect(batch) { hit, i in
+            hits.append(hit)
+            firedAt.append(i)
+        }
+    }
+
+    /// Runs the detector over a batch, honouring its gaps, and hands each hit to `found` with
+    /// the index into the batch of the sample it fired on.
+    @inlinable
+    mutating func detect(_ batch: SensorBatch, _ found: (Hit, Int) -> Void) {
         batch.z.withUnsafeBufferPointer { zs in
             batch.time.withUnsafeBufferPointer { ts in
                 batch.gapsBefore.withUnsafeBufferPointer { gaps in
-                    detect(z: zs, time: ts, gapsBefore: gaps) { hit, i in
-                        hits.append(hit)
-                        firedAt.append(i)
-                    }
+                    detect(z: zs, time: ts, gapsBefore: gaps, found)
                 }
             }
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
 
 /// An IIO accelerometer (`/sys/bus/iio/devices/iio:deviceN`): buffered capture from
 /// `/dev/iio:deviceN` when the driver has scan elements, else the sysfs `in_accel_*_raw` values
@@ -152,7 +153,7 @@ public final class IIODevice {
         pending.append(contentsOf: buffer[0..<n])
         let size = layout.recordBytes
         let complete = pending.count / size
-        let now = MonotonicMicros.now()
+        let now = MonotonicClock.nowMicros()
         let period = Int64(1e6 / (rateHz ?? 100))
         let (x, y, z, stamp) = channels
         pending.withUnsafeBytes { bytes in
@@ -171,10 +172,10 @@ public final class IIODevice {
 
     private func poll(timeoutMillis: Int32, _ handle: (SensorEvent) -> Void) throws(SensorError) {
         let period = Int64(1e6 / (rateHz ?? 100))
-        let deadline = MonotonicMicros.now() + Int64(timeoutMillis) * 1000
-        if nextPollMicros == 0 { nextPollMicros = MonotonicMicros.now() }
+        let deadline = MonotonicClock.nowMicros() + Int64(timeoutMillis) * 1000
+        if nextPollMicros == 0 { nextPollMicros = MonotonicClock.nowMicros() }
         while nextPollMicros <= deadline {
-            MonotonicMicros.sleep(until: nextPollMicros)
+            MonotonicClock.sleep(untilMicros: nextPollMicros)
             var values: [Double] = []
             for (i, axis) in ["x", "y", "z"].enumerated() {
                 let path = "\(sysfsPath)/in_accel_\(axis)_raw"
@@ -184,7 +185,7 @@ public final class IIODevice {
                 }
                 values.append((raw + offset[i]) * scale[i] / Self.standardGravity)
             }
-            let now = MonotonicMicros.now()
+            let now = MonotonicClock.nowMicros()
             handle(.sample(SensorSample(deviceMicros: now, monotonicMicros: now, x: values[0], y: values[1], z: values[2])))
             nextPollMicros += period
             if nextPollMicros < now - 10 * period {
@@ -196,22 +197,5 @@ public final class IIODevice {
 
     static func number(_ path: String) -> Double? {
         SystemFiles.readText(path).flatMap { Double($0) }
-    }
-}
-
-/// The monotonic clock in µs, and sleeping until a time on it.
-public enum MonotonicMicros {
-    /// Now. The corresponding C function is `clock_gettime(CLOCK_MONOTONIC)`.
-    public static func now() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-    }
-
-    /// Sleeps until `micros`. The corresponding C function is
-    /// `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)`.
-    public static func sleep(until micros: Int64) {
-        var deadline = timespec(tv_sec: Int(micros / 1_000_000), tv_nsec: Int(micros % 1_000_000) * 1000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import TestSupport
 @testable import DrumAudio
+import Monotonic
 
 struct AudioEngineTests {
     static func kit() -> Kit {
@@ -110,9 +111,7 @@ struct JitterBufferTests {
         defer { engine.stop() }
         while engine.frame(atMicros: 0) == nil { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(300))  // the clock's window fills
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let base = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+        let base = MonotonicClock.nowMicros()
         for k in 0..<20 {
             #expect(engine.play(drum: 0, velocity: 1, atMicros: base + Int64(k) * 10_000 + Int64(k % 3) * 37,
                                 delayMicros: 50_000, id: UInt32(k + 1)))

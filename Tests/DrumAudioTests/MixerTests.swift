@@ -153,10 +153,17 @@ struct MixerTests {
 }
 
 struct StartedReportTests {
-    @Test func numberedHitsReportTheFrameTheyStartAt() {
-        let kit = testKit([("kick", 0, 1_000, { _ in 0.5 })])
+    /// One kick of 1,000 frames at 0.5.
+    static let kit = testKit([("kick", 0, 1_000, { _ in 0.5 })])
+
+    /// A mixer of `kit` and the queue it takes hits from.
+    static func mixer() -> (mixer: Mixer, queue: HitQueue) {
         let queue = HitQueue()
-        let mixer = Mixer(kit: kit, queue: queue)
+        return (Mixer(kit: kit, queue: queue), queue)
+    }
+
+    @Test func numberedHitsReportTheFrameTheyStartAt() {
+        let (mixer, queue) = Self.mixer()
         queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 300, id: 7))
         queue.push(ScheduledHit(drum: 0, velocity: 1, id: 8))       // at the next period's start
         queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 50))   // no number: no report
@@ -172,9 +179,7 @@ struct StartedReportTests {
     }
 
     @Test func aHitWhoseFrameHasPassedStartsAtOnceAndIsReportedLate() {
-        let kit = testKit([("kick", 0, 1_000, { _ in 0.5 })])
-        let queue = HitQueue()
-        let mixer = Mixer(kit: kit, queue: queue)
+        let (mixer, queue) = Self.mixer()
         let out = UnsafeMutablePointer<Float>.allocate(capacity: 256)
         defer { out.deallocate() }
         for _ in 0..<2 { mixer.render(into: out, frames: 128) }  // frames 0..<256 are gone
@@ -190,9 +195,7 @@ struct StartedReportTests {
     /// A waiting hit taken back (crosstalk shown up by a louder hit that came after it) never
     /// sounds and is reported so; one that has started already plays on, and nothing is reported.
     @Test func aWaitingHitTakenBackNeverSounds() {
-        let kit = testKit([("kick", 0, 1_000, { _ in 0.5 })])
-        let queue = HitQueue()
-        let mixer = Mixer(kit: kit, queue: queue)
+        let (mixer, queue) = Self.mixer()
         let out = UnsafeMutablePointer<Float>.allocate(capacity: 1024)
         defer { out.deallocate() }
         queue.push(ScheduledHit(drum: 0, velocity: 1, frame: 10, id: 1))   // starts in the first period
@@ -212,7 +215,7 @@ struct StartedReportTests {
         #expect(mixer.counters.hits == 1 && mixer.counters.takenBackHits == 1)
         // Only hit 1's 1,000 frames sound: from frame 256 on, 754 of them at 0.5 in two channels,
         // panned; hit 2 would have added as much again from frame 600.
-        let alone = Mixer(kit: kit, queue: HitQueue())
+        let alone = Self.mixer().mixer
         let reference = UnsafeMutablePointer<Float>.allocate(capacity: 512)
         defer { reference.deallocate() }
         var expected = 0.0

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import DrumAudio
+import Monotonic
 
 @Suite(.serialized, .enabled(if: pulseAvailable, "needs pulseaudio, pulseaudio-utils, libasound2-plugins and liblo-tools"))
 struct PulseAudioTests {
@@ -49,9 +50,7 @@ struct PulseAudioTests {
         // The hihat sits at −45°: left louder than right.
         var sent: [Int64] = []
         for _ in 0..<5 {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            sent.append(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
+            sent.append(MonotonicClock.nowMicros())
             #expect(Program.runTool("oscsend", ["osc.tcp://127.0.0.1:\(port)", "/drum/hit", "s", "hihat"]).status == 0)
             usleep(300_000)
         }
@@ -146,9 +145,7 @@ struct UnderrunTests {
         #expect(eventually(within: 10) { engine.status.mixer.frames > 48_000 })
         let before = engine.status
         #expect(before.xruns == 0 && before.outputError == nil)
-        var clock = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &clock)
-        let probe = Int64(clock.tv_sec) * 1_000_000 + Int64(clock.tv_nsec) / 1000
+        let probe = MonotonicClock.nowMicros()
         let mappedBefore = try #require(engine.frame(atMicros: probe))
         // Stalled for 0.4 s: the device's 85 ms buffer runs dry.
         engine.stallRenderOnce(micros: 400_000)

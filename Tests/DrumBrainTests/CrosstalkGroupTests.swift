@@ -5,6 +5,7 @@ import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
 
 /// `drumbrain --crosstalk-group`: a real brain, hits sent over TCP as a pad sends them.
 struct CrosstalkGroupTests {

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import DrumNet
+import Monotonic
 
 /// Hostile and broken clients against a running `drumbrain` on loopback (issue 10, part 2), while
 /// a well-behaved pad keeps playing. Each case is bounded in count and time; the suite writes a

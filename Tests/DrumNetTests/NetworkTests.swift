@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import DrumNet
+import Monotonic
 
 /// Collects what a brain server receives, from its network thread.
 final class HitCollector: Sendable {

@@ -1,5 +1,6 @@
 import CAvahiClient
 import Synchronization
+import Monotonic
 
 /// Finds brains (`_drumbrain._tcp`) through Avahi: browses continuously, resolves each brain to
 /// an IPv4 address and port, and keeps the table current as brains come and go and as the

@@ -3,6 +3,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
 
 /// The brain's network thread: one epoll loop that accepts connections, feeds each one's reads
 /// to its `BrainConnection`, performs the actions it returns, and closes idle connections once a

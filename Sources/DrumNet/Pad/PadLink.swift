@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Monotonic
 
 /// A brain found on the network.
 public struct BrainService: Sendable, Equatable {
