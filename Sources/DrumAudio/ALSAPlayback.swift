@@ -25,6 +25,10 @@ final class ALSAPlayback {
     private var queuedSincePrepare = 0
     /// When the first write since the device was last prepared returned (µs, monotonic).
     private var preparedMicros: Int64 = 0
+    /// The device took frames faster than it could play them (ALSA's `null` and `file`
+    /// plugins take every write at once): it does not pace its writer, and never runs dry.
+    /// Once seen, for good.
+    private(set) var takesFramesAtOnce = false
 
     /// Opens and configures `device`. The corresponding C functions are `snd_pcm_open` and the
     /// `snd_pcm_hw_params_set_*` family.
@@ -130,7 +134,8 @@ final class ALSAPlayback {
         let now = MonotonicClock.nowMicros()
         if queuedSincePrepare == 0 { preparedMicros = now }
         stallCredit = max(0, stallCredit - frames)
-        if queuedSincePrepare >= bufferFrames && now - lastWriteMicros > bufferMicros && isPaced(now: now)
+        if queuedSincePrepare >= bufferFrames && !isPaced(now: now) { takesFramesAtOnce = true }
+        if queuedSincePrepare >= bufferFrames && now - lastWriteMicros > bufferMicros && !takesFramesAtOnce
             && ranDry(after: frames) {
             xruns += 1
             stallCredit = 2 * bufferFrames
@@ -140,10 +145,9 @@ final class ALSAPlayback {
         return 0
     }
 
-    /// Whether the device takes frames no faster than it plays them: give or take 1 % (its
-    /// clock against ours) and a few buffers (a sound server takes some ahead). ALSA's `null`
-    /// takes everything at once and always has room: it never runs dry, however long this
-    /// thread is away.
+    /// Whether the device has taken frames no faster than it plays them since it was prepared:
+    /// give or take 1 % (its clock against ours) and a few buffers (a sound server takes some
+    /// ahead).
     private func isPaced(now: Int64) -> Bool {
         Int64(queuedSincePrepare) <= (now - preparedMicros) * Int64(rate) / 990_000 + Int64(4 * bufferFrames)
     }

@@ -237,6 +237,10 @@ public final class AudioEngine: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         var xruns = 0
         var rendered: Int64 = 0
+        // Whether the clock paces the loop: for the WAV and null outputs, and for an ALSA device
+        // that takes every write at once (its `null` and `file` plugins), which would otherwise
+        // let the loop spin a core at real-time priority and write without end.
+        var pacedByClock = alsa == nil
         while running.load(ordering: .acquiring) {
             let micros = MonotonicClock.nowMicros()
             clockOriginMicros.store(frameClock.update(nowMicros: micros, renderedFrames: rendered),
@@ -259,9 +263,16 @@ public final class AudioEngine: @unchecked Sendable {
                     fatalError.store(error, ordering: .relaxed)
                     break
                 }
+                if !pacedByClock && alsa.takesFramesAtOnce {
+                    pacedByClock = true
+                    clock_gettime(CLOCK_MONOTONIC, &deadline)
+                    frameClock.reset()  // the frames ran ahead of time until now
+                }
             } else {
                 wavOutput?.ring.write(buffer, count: frames * 2)
-                // Paced by the clock: the next period is due one period later.
+            }
+            if pacedByClock {
+                // The next period is due one period later.
                 var nanos = Int64(deadline.tv_nsec) + periodNanos
                 deadline.tv_sec += Int(nanos / 1_000_000_000)
                 nanos %= 1_000_000_000
