@@ -61,7 +61,9 @@ struct Record: ParsableCommand {
                 case .gap:
                     gapPending = true
                 case .sample(let s):
-                    if let end, MonotonicClock.nowMicros() > end + 50_000 { return }
+                    // Taken after the end (a poll that ran late, the machine busy), or delivered
+                    // well after it: not part of the --seconds asked for.
+                    if let end, s.monotonicMicros > end || MonotonicClock.nowMicros() > end + 50_000 { return }
                     if first == nil { first = s.deviceMicros }
                     if gapPending && file.rows > 0 {
                         file.appendGap()
