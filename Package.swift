@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
         // Runs executables and system tools from tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Monotonic"], path: "Tests/TestSupport"),
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "Monotonic", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "DrumBrainTests",
                     dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "Monotonic", "CALSA", "CSndFile", "TestSupport"]),

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Monotonic
+import Synchronization
+
+/// Watches the machine while a timing test runs: a thread that sleeps 1 ms at a time and notes
+/// how late it wakes, and the CPU time the hypervisor stole (`/proc/stat`). A virtual machine
+/// that is descheduled stalls every process at once, the sound server and the brain as much as
+/// this thread, so a long late wake-up here says the machine, not the code, lost that time.
+///
+/// Thread safety: `start` and `stop` from one thread; `worstMillis` from any.
+public final class StallProbe: @unchecked Sendable {
+    /// One wake-up at least this late counts as a stall.
+    public static let stallMillis = 20.0
+
+    private let state = Mutex(State())
+    private var thread = pthread_t()
+    private let stealAtStart: Int64?
+
+    private struct State {
+        var running = true
+        var worstMicros: Int64 = 0
+        var stalls = 0
+        var stalledMicros: Int64 = 0
+    }
+
+    /// Starts watching.
+    public init() {
+        stealAtStart = Self.stealTicks()
+        let box = Unmanaged.passRetained(self)
+        pthread_create(&thread, nil, { argument in
+            let probe = Unmanaged<StallProbe>.fromOpaque(argument!).takeRetainedValue()
+            probe.watch()
+            return nil
+        }, box.toOpaque())
+    }
+
+    private func watch() {
+        while state.withLock({ $0.running }) {
+            let asked = MonotonicClock.nowMicros() + 1000
+            MonotonicClock.sleep(untilMicros: asked)
+            let late = MonotonicClock.nowMicros() - asked
+            state.withLock {
+                $0.worstMicros = max($0.worstMicros, late)
+                if Double(late) >= Self.stallMillis * 1000 {
+                    $0.stalls += 1
+                    $0.stalledMicros += late
+                }
+            }
+        }
+    }
+
+    /// The latest wake-up so far, in ms.
+    public var worstMillis: Double { Double(state.withLock { $0.worstMicros }) / 1000 }
+
+    /// Stops the thread (idempotent) and says what it saw: the worst late wake-up, the stalls
+    /// of 20 ms or more and their total, and the CPU time stolen from this VM meanwhile.
+    @discardableResult
+    public func stop() -> String {
+        let wasRunning = state.withLock { state in
+            defer { state.running = false }
+            return state.running
+        }
+        if wasRunning { pthread_join(thread, nil) }
+        let seen = state.withLock { $0 }
+        var steal = ""
+        if let before = stealAtStart, let after = Self.stealTicks() {
+            steal = "; \((after - before) * 1000 / Int64(sysconf(Int32(_SC_CLK_TCK)))) ms of CPU stolen by the host"
+        }
+        return "machine: worst wake-up \((Double(seen.worstMicros) / 100).rounded() / 10) ms late; \(seen.stalls) stalls of "
+            + "\(Int(Self.stallMillis)) ms or more (\(seen.stalledMicros / 1000) ms in all)\(steal)"
+    }
+
+    /// The `steal` column of /proc/stat's `cpu` line (all CPUs, in clock ticks).
+    static func stealTicks() -> Int64? {
+        guard let file = fopen("/proc/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 512)
+        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let fields = text.split(separator: " ")
+        guard fields.first == "cpu", fields.count > 8 else { return nil }
+        return Int64(fields[8])
+    }
+}
