@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "DrumBrain",
             dependencies: [
-                "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "CALSA", "CSndFile",
+                "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "CALSA", "CSndFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

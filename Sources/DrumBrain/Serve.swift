@@ -3,6 +3,7 @@ import Dispatch
 import DrumAudio
 import DrumNet
 import HitDetect
+import Monotonic
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -254,6 +255,7 @@ struct Serve: AsyncParsableCommand {
         let printer = Task {
             var out = StandardOutput()
             var starts: [UInt32: StartedHit] = [:]
+            let startWaitMicros = Int64(jitterBufferMs * 1000) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
             for await (received, number, isCrosstalk) in hits where !quiet || visual != nil {
                 if isCrosstalk {
                     if visual == nil {
@@ -268,14 +270,15 @@ struct Serve: AsyncParsableCommand {
                                   + drums.names.joined(separator: ", ") + ")")
                     continue
                 }
-                // Its start is reported within a period or two; wait at most 200 ms for it.
-                var waited = 0
-                while starts[number] == nil && waited < 200 {
+                // Its start is reported once the period it starts in is rendered: the jitter
+                // buffer and the device's buffer after it arrived. A machine that stalls can take
+                // longer (a sound server stopped for a second, then ALSA's pulse plugin holding the
+                // stream for two), so allow 5 s more before the line goes out without its frame.
+                let startDeadline = received.receivedMicros + startWaitMicros
+                while starts[number] == nil {
                     while let started = engine.mixer.started.pop() { starts[started.id] = started }
-                    if starts[number] == nil {
-                        try? await Task.sleep(for: .milliseconds(1))
-                        waited += 1
-                    }
+                    if starts[number] != nil || MonotonicClock.nowMicros() >= startDeadline { break }
+                    try? await Task.sleep(for: .milliseconds(1))
                 }
                 if let started = starts[number], started.wasTakenBack {
                     starts[number] = nil

@@ -97,6 +97,26 @@ struct PulseAudioTests {
                              asoundrc: "pcm.quietpulse {\n  type pulse\n  handle_underrun false\n}\n")
     }
 
+    /// A hit that reaches the brain while the sound server stands still starts only when the
+    /// server moves again: its line still says where it started (the brain once gave up after
+    /// 200 ms and printed it without its frame, which a stalled CI machine did to 1 hit in 88).
+    @Test func aHitWhoseStartIsHeldUpStillSaysItsFrame() throws {
+        let pulse = try PulseSandbox()
+        let port = freePort()
+        let brain = BackgroundProcess(pulse.env([Program.productsFolder + "/drumbrain", "--port", "\(port)",
+                                                 "--output", "alsa:pulse", "--period", "1024", "--periods", "4"]))!
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        usleep(3_000_000)  // the pulse plugin's hold on a new stream (see above)
+        kill(pulse.daemonPID, SIGSTOP)
+        #expect(Program.runTool("oscsend", ["osc.tcp://127.0.0.1:\(port)", "/drum/hit", "s", "snare"]).status == 0)
+        usleep(1_000_000)
+        kill(pulse.daemonPID, SIGCONT)
+        #expect(brain.waitForOutput("hit drum=snare", within: 10), "\(brain.output)")
+        brain.stop(signal: SIGINT)
+        #expect(brain.output.contains("hit drum=snare velocity=1.000 pad=- frame="), "\(brain.output)")
+        #expect(brain.output.contains("audio: 1 sounds started"), "\(brain.output)")
+    }
+
     /// Starts a brain on ALSA's `device` (defined by `asoundrc` in a private home if given),
     /// stops it whole for `stoppedMicros`, and checks that it says the device ran dry, counts
     /// that once, and plays the next hit.

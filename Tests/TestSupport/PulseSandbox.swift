@@ -12,6 +12,8 @@ public final class PulseSandbox {
     /// The daemon's runtime folder (its socket is `native` there).
     public let folder: String
     let daemon: BackgroundProcess
+    /// The daemon's process, to stop and continue it as a stalled sound server.
+    public var daemonPID: pid_t { daemon.pid }
 
     /// Starts the daemon and waits until its sink is there.
     public init() throws {
