@@ -16,11 +16,18 @@ import Monotonic
 @Suite(.serialized)
 struct AbuseTests {
     @Test func theBrainSurvivesAbuseAndKeepsPlayingAWellBehavedPad() throws {
+        // The latency and promptness checks are timing: a VM whose host stops it for tenths of a
+        // second fails them whatever the brain does (p99 100-165 ms was seen with a third of the
+        // CPU stolen), so they follow the StallProbe rule.
+        try whereTheMachineMayStall(attempts: 3) { try Self.abuse($0) }
+    }
+
+    static func abuse(_ attempt: TimingAttempt) throws {
         let brain = try AbuseBrain()
         defer { brain.process.stop() }
         let good = try #require(GoodPad(port: brain.port))
         good.start()
-        var table = AbuseTable()
+        var table = AbuseTable(attempt: attempt)
         let startRSS = brain.residentKiB()
         table.rssLimitKiB = startRSS * 2 + 50 * 1024
 
@@ -54,7 +61,8 @@ struct AbuseTests {
             #expect(refused.count + idle.count == 500 && ends.allSatisfy { $0.closedMicros > 0 })
             // Refused as soon as the brain accepts them, not left hanging until the idle limit.
             let slowest = refused.map { ends[$0].closedMicros - connected[$0] }.max() ?? 0
-            #expect(slowest < Int64(brain.idleTimeoutSeconds * 1e6))
+            attempt.expect(slowest < Int64(brain.idleTimeoutSeconds * 1e6),
+                           "refusals took up to \(slowest) µs, not before the \(brain.idleTimeoutSeconds) s idle limit")
             // The limit holds: the good pad has one place, so 99 of these are held (until the
             // idle limit closes them) and the rest refused; when connecting took longer than the
             // idle limit, places freed by it were taken again.
@@ -90,7 +98,8 @@ struct AbuseTests {
             for s in sockets { s.close() }
             let slowest = (closed.max() ?? 0) - start
             #expect(!closed.contains(0))
-            #expect(slowest < Int64((brain.idleTimeoutSeconds + 2) * 1e6))
+            attempt.expect(slowest < Int64((brain.idleTimeoutSeconds + 2) * 1e6),
+                           "slow lorises closed after up to \(slowest) µs, over the idle limit and 2 s")
             return closed.contains(0) ? "\(closed.filter { $0 == 0 }.count) still open"
                 : "all closed by the idle limit within \(ms(slowest)), after \(next) of \(packet.count) bytes"
         }
@@ -339,6 +348,7 @@ final class GoodPad: Sendable {
 
 /// The rows of the abuse table, each checked for the brain's life, the good pad and memory.
 struct AbuseTable {
+    let attempt: TimingAttempt
     var rows: [(name: String, load: String, result: String)] = []
     var notes: [String] = []
     var rssLimitKiB = 0
@@ -366,7 +376,7 @@ struct AbuseTable {
         #expect(played == sentAfter - sentBefore, "\(name): the good pad sent \(sentAfter - sentBefore), \(played) played")
         #expect(rss < rssLimitKiB, "\(name): VmRSS \(rss) KiB over \(rssLimitKiB)")
         // The latency budget's network part is under 1 ms on loopback; allow a noisy VM 50 ms.
-        #expect(p99 < 50_000, "\(name): the good pad's p99 latency \(p99) µs")
+        attempt.expect(p99 < 50_000, "\(name): the good pad's p99 latency \(p99) µs")
         let lost = sentAfter - sentBefore - played
         let result = (alive ? "survived" : "**died**") + "; \(outcome). Good pad: \(played) of \(sentAfter - sentBefore) "
             + "hits played (lost: \(lost == 0 ? "none" : "**\(lost)**")), p99 latency \(ms(p99)); "

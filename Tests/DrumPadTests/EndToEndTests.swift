@@ -237,61 +237,6 @@ struct EndToEndTests {
     }
 }
 
-/// Runs a timing test up to `attempts` times, with a `StallProbe` watching each. The host of a
-/// shared VM sometimes stops the whole machine for tenths of a second (a 1 ms sleep once woke
-/// 541 ms late, with a third of the CPU stolen): the sound device runs dry, the recording jumps,
-/// and no code could keep time through that. So an attempt that fails while the probe saw the
-/// machine stall (a wake-up 20 ms or more late) is said, with what the probe saw, and run again;
-/// its failures show as known issues. A failure on a machine that did not stall is a failure at
-/// once. In the last attempt every failure stands except a timing check (`TimingAttempt.expect`)
-/// on a machine that stalled: that one is printed as not judged.
-func whereTheMachineMayStall(attempts: Int, _ body: (TimingAttempt) throws -> Void) rethrows {
-    for number in 1...attempts {
-        let attempt = TimingAttempt(probe: StallProbe(), isLast: number == attempts)
-        let excused = Mutex(0)
-        try withKnownIssue("the machine stalled (StallProbe)", isIntermittent: true) {
-            try body(attempt)
-        } matching: { _ in
-            guard !attempt.isLast && attempt.probe.worstMillis >= StallProbe.stallMillis else { return false }
-            excused.withLock { $0 += 1 }
-            return true
-        }
-        print("attempt \(number) of \(attempts): \(attempt.probe.stop())")
-        let failures = excused.withLock { $0 }
-        if failures == 0 { return }
-        print("attempt \(number) of \(attempts): \(failures) failures while the machine stalled; running it again")
-    }
-}
-
-/// One run of a timing test under `whereTheMachineMayStall`.
-final class TimingAttempt: Sendable {
-    let probe: StallProbe
-    let isLast: Bool
-    private let unjudged = Mutex(0)
-
-    init(probe: StallProbe, isLast: Bool) {
-        self.probe = probe
-        self.isLast = isLast
-    }
-
-    /// Timing checks not judged so far (failed in a last attempt on a machine that stalled).
-    var notJudged: Int { unjudged.withLock { $0 } }
-
-    /// A check of timing, which a stalled machine can fail whatever the code does: a failure is
-    /// an issue, except in the last attempt on a machine that stalled, where it is printed as
-    /// not judged (earlier attempts are run again, see `whereTheMachineMayStall`).
-    func expect(_ condition: Bool, _ message: @autoclosure () -> String,
-                sourceLocation: SourceLocation = #_sourceLocation) {
-        if condition { return }
-        if isLast && probe.worstMillis >= StallProbe.stallMillis {
-            unjudged.withLock { $0 += 1 }
-            print("timing not judged, the machine stalled (worst wake-up \(probe.worstMillis) ms late): \(message())")
-        } else {
-            Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation)
-        }
-    }
-}
-
 /// A hit line of the brain's, as the end-to-end tests read it.
 struct PlayedHit {
     let drum: String
