@@ -3,7 +3,6 @@ import Glibc
 #endif
 import DrumAudio
 import HitDetect
-import Synchronization
 import Testing
 import TestSupport
 

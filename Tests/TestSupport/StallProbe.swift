@@ -10,7 +10,7 @@ import Testing
 /// that is descheduled stalls every process at once, the sound server and the brain as much as
 /// this thread, so a long late wake-up here says the machine, not the code, lost that time.
 ///
-/// Thread safety: `start` and `stop` from one thread; `worstMillis` from any.
+/// Thread safety: `stop` from one thread; `worstMillis` from any. Watching starts in `init`.
 public final class StallProbe: @unchecked Sendable {
     /// One wake-up at least this late counts as a stall.
     public static let stallMillis = 20.0
@@ -52,7 +52,7 @@ public final class StallProbe: @unchecked Sendable {
         }
     }
 
-    /// The latest wake-up so far, in ms.
+    /// The most a wake-up has been late so far, in ms.
     public var worstMillis: Double { Double(state.withLock { $0.worstMicros }) / 1000 }
 
     /// Stops the thread (idempotent) and says what it saw: the worst late wake-up, the stalls
@@ -130,7 +130,7 @@ public final class TimingAttempt: Sendable {
     /// an issue, except in the last attempt on a machine that stalled, where it is printed as
     /// not judged (earlier attempts are run again, see `whereTheMachineMayStall`).
     public func expect(_ condition: Bool, _ message: @autoclosure () -> String,
-                sourceLocation: SourceLocation = #_sourceLocation) {
+                       sourceLocation: SourceLocation = #_sourceLocation) {
         if condition { return }
         if isLast && probe.worstMillis >= StallProbe.stallMillis {
             unjudged.withLock { $0 += 1 }
