@@ -174,8 +174,9 @@ struct Serve: AsyncParsableCommand {
             printError("drumbrain: crosstalk cancelled within " + groups.map { $0.joined(separator: "+") }.joined(separator: ", ")
                        + " (a hit at most \(crosstalkRatio)× a louder one within \(crosstalkWindowMs) ms)")
         }
-        // Each received hit, its number (0: not played) and whether it was crosstalk.
-        let (hits, hitSink) = AsyncStream.makeStream(of: (ReceivedHit, UInt32, Bool).self,
+        // Each received hit, its number (0: not played), its drum in the kit, and whether it was
+        // crosstalk.
+        let (hits, hitSink) = AsyncStream.makeStream(of: (ReceivedHit, UInt32, Int?, Bool).self,
                                                     bufferingPolicy: .bufferingNewest(4096))
         let numbers = HitNumbers()
         let unknownDrums = Atomic<Int>(0)
@@ -205,7 +206,7 @@ struct Serve: AsyncParsableCommand {
                         drum: received.hit.drum, micros: received.receivedMicros - (received.latencyMicros ?? 0),
                         arrivalMicros: received.receivedMicros, velocity: received.hit.velocity, id: number,
                         takeBack: { engine.takeBack(id: $0) }) {
-                        hitSink.yield((received, 0, true))
+                        hitSink.yield((received, 0, nil, true))
                         return
                     }
                     if let (index, generation) = found {
@@ -221,9 +222,7 @@ struct Serve: AsyncParsableCommand {
                     } else {
                         unknownDrums.wrappingAdd(1, ordering: .relaxed)
                     }
-                    visual?.hit(drum: found?.0, velocity: received.hit.velocity,
-                                latencyMicros: received.latencyMicros)
-                    hitSink.yield((received, number, false))
+                    hitSink.yield((received, number, found?.0, false))
                 })
         } catch {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "
@@ -256,7 +255,7 @@ struct Serve: AsyncParsableCommand {
             var out = StandardOutput()
             var starts: [UInt32: StartedHit] = [:]
             let startWaitMicros = Int64(jitterBufferMs * 1000) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
-            for await (received, number, isCrosstalk) in hits where !quiet || visual != nil {
+            for await (received, number, drum, isCrosstalk) in hits where !quiet || visual != nil {
                 if isCrosstalk {
                     if visual == nil {
                         out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
@@ -281,6 +280,7 @@ struct Serve: AsyncParsableCommand {
                     try? await Task.sleep(for: .milliseconds(1))
                 }
                 if let started = starts[number], started.wasTakenBack {
+                    // Crosstalk taken back from the jitter buffer: it never sounds, so no burst.
                     starts[number] = nil
                     if visual == nil {
                         out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
@@ -300,6 +300,9 @@ struct Serve: AsyncParsableCommand {
                     }
                     visual?.started(brainMicros: started.renderedMicros - received.receivedMicros)
                 }
+                // The burst goes with the sound: drawn when the hit starts (or when its start
+                // was waited for in vain), never for a hit taken back before it sounded.
+                visual?.hit(drum: drum, velocity: received.hit.velocity, latencyMicros: received.latencyMicros)
                 if visual == nil { out.writeLine(line) }
             }
         }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DrumNet
 import DrumVisual
+import Monotonic
 import Testing
 import TestSupport
 
@@ -188,6 +189,46 @@ struct TerminalVisualTests {
         #expect(labelColumns(after) == nil, "the kit is gone with the alternate screen")
         tmux.type("s=$(stty -a); case \"$s\" in *\" -echo \"*) echo ECH\"\"O-OFF;; *) echo ECH\"\"O-ON;; esac")
         #expect(eventually(within: 10) { tmux.screen().contains("\nECHO-ON") }, "\(tmux.screen())")
+    }
+
+    /// Crosstalk that reaches the brain first and is taken back from the jitter buffer when the
+    /// louder strike arrives never sounds, so it draws no burst and is not counted: the screen
+    /// shows the snare's burst only, and 1 hit in the last second, not 2. (The visual drew every
+    /// hit on arrival before; this test then saw the status count 2.)
+    @Test(.enabled(if: tmuxAndOscsend, "needs tmux and liblo's oscsend (apt-get install tmux liblo-tools)"))
+    func crosstalkTakenBackDrawsNoBurst() throws {
+        let port = freePort()
+        let tmux = TmuxSession(width: 120, height: 36)
+        tmux.type("cd \(Program.shellQuoted(Program.repositoryRoot)) && env -u NO_COLOR \(brain) --output null "
+                  + "--port \(port) --crosstalk-group snare,racktom --jitter-buffer-ms 200")
+        #expect(eventually(within: 60) { labelColumns(tmux.screen()) != nil }, "\(tmux.screen())")
+        let columns = try #require(labelColumns(tmux.screen()))
+        let socket = try #require(RawSocket(port: port))
+        defer { socket.close() }
+        // One machine, one clock: the pad's offset is 0, so the brain knows each hit's time.
+        socket.send(DrumMessage.ping(timeMicros: MonotonicClock.nowMicros(), offsetMicros: 0, roundTripMicros: 100).packet)
+        usleep(100_000)
+        let struck = MonotonicClock.nowMicros()
+        socket.send(DrumMessage.hit(DrumHit(drum: "racktom", velocity: 0.2, padTimeMicros: struck + 4_000)).packet)
+        usleep(20_000)
+        socket.send(DrumMessage.hit(DrumHit(drum: "snare", velocity: 0.9, padTimeMicros: struck)).packet)
+        var burst = (count: 0, meanColumn: 0.0)
+        #expect(eventually(within: 10) {
+            burst = particles(tmux.screen())
+            return burst.count >= 5
+        }, "\(tmux.screen())")
+        let centers = Dictionary(uniqueKeysWithValues: azimuthOrder.map { ($0, Double(columns[$0]!) + Double($0.count) / 2) })
+        let nearest = azimuthOrder.min { abs(centers[$0]! - burst.meanColumn) < abs(centers[$1]! - burst.meanColumn) }
+        #expect(nearest == "snare", "\(burst.count) particles around column \(burst.meanColumn): \(centers)")
+        // The status counts hits of the last second, 4 times a second: 1, never 2.
+        var screens: [String] = []
+        for _ in 0..<8 {
+            screens.append(tmux.screen())
+            usleep(100_000)
+        }
+        #expect(screens.contains { $0.contains("hits/s 1.0") }, "\(screens.last ?? "")")
+        #expect(!screens.contains { $0.contains("hits/s 2.0") }, "\(screens.first { $0.contains("hits/s 2.0") } ?? "")")
+        _ = tmux.tmux(["send-keys", "-t", "v", "C-c"])
     }
 
     @Test(.enabled(if: tmuxAndOscsend, "needs tmux and liblo's oscsend (apt-get install tmux liblo-tools)"))
