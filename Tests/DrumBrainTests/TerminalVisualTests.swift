@@ -111,6 +111,21 @@ let tmuxAndOscsend = toolAvailable("tmux") && toolAvailable("oscsend")
 struct TerminalVisualTests {
     let brain = Program.productsFolder + "/drumbrain"
 
+    /// Waits for a burst on the screen (5 particles or more) and checks that the label nearest
+    /// the particles' mean column is `drum`'s.
+    static func expectBurst(at drum: String, _ tmux: borrowing TmuxSession, _ columns: [String: Int],
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        var burst = (count: 0, meanColumn: 0.0)
+        #expect(eventually(within: 10) {
+            burst = particles(tmux.screen())
+            return burst.count >= 5
+        }, "\(tmux.screen())", sourceLocation: sourceLocation)
+        let centers = Dictionary(uniqueKeysWithValues: azimuthOrder.map { ($0, Double(columns[$0]!) + Double($0.count) / 2) })
+        let nearest = azimuthOrder.min { abs(centers[$0]! - burst.meanColumn) < abs(centers[$1]! - burst.meanColumn) }
+        #expect(nearest == drum, "\(burst.count) particles around column \(burst.meanColumn): \(centers)",
+                sourceLocation: sourceLocation)
+    }
+
     @Test(.enabled(if: tmuxAndOscsend, "needs tmux and liblo's oscsend (apt-get install tmux liblo-tools)"))
     func drawsTheKitBurstsKickColourAndPadsThenRestoresTheTerminal() async throws {
         let port = freePort()
@@ -141,14 +156,7 @@ struct TerminalVisualTests {
         // A snare hit bursts around the snare.
         #expect(particles(tmux.screen()).count == 0)
         #expect(Program.runTool("oscsend", ["osc.tcp://127.0.0.1:\(port)", "/drum/hit", "sf", "snare", "1.0"]).status == 0)
-        var burst = (count: 0, meanColumn: 0.0)
-        #expect(eventually(within: 10) {
-            burst = particles(tmux.screen())
-            return burst.count >= 5
-        })
-        let centers = Dictionary(uniqueKeysWithValues: azimuthOrder.map { ($0, Double(columns[$0]!) + Double($0.count) / 2) })
-        let nearest = azimuthOrder.min { abs(centers[$0]! - burst.meanColumn) < abs(centers[$1]! - burst.meanColumn) }
-        #expect(nearest == "snare", "\(burst.count) particles around column \(burst.meanColumn): \(centers)")
+        Self.expectBurst(at: "snare", tmux, columns)
 
         // A kick gives the whole background a colour; the next kick another.
         func background(_ screen: String) -> String? {
@@ -212,14 +220,7 @@ struct TerminalVisualTests {
         socket.send(DrumMessage.hit(DrumHit(drum: "racktom", velocity: 0.2, padTimeMicros: struck + 4_000)).packet)
         usleep(20_000)
         socket.send(DrumMessage.hit(DrumHit(drum: "snare", velocity: 0.9, padTimeMicros: struck)).packet)
-        var burst = (count: 0, meanColumn: 0.0)
-        #expect(eventually(within: 10) {
-            burst = particles(tmux.screen())
-            return burst.count >= 5
-        }, "\(tmux.screen())")
-        let centers = Dictionary(uniqueKeysWithValues: azimuthOrder.map { ($0, Double(columns[$0]!) + Double($0.count) / 2) })
-        let nearest = azimuthOrder.min { abs(centers[$0]! - burst.meanColumn) < abs(centers[$1]! - burst.meanColumn) }
-        #expect(nearest == "snare", "\(burst.count) particles around column \(burst.meanColumn): \(centers)")
+        Self.expectBurst(at: "snare", tmux, columns)
         // The status counts hits of the last second, 4 times a second: 1, never 2.
         var screens: [String] = []
         for _ in 0..<8 {
