@@ -101,7 +101,7 @@ let package = Package(
                     dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "Monotonic", "CALSA", "CSndFile", "TestSupport"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
-        .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "CEvdev", "TestSupport"]),
+        .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "Monotonic", "CEvdev", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -232,15 +232,14 @@ public final class AudioEngine: @unchecked Sendable {
         realtimeErrno.store(refused, ordering: .relaxed)
         realtimeState.store(refused == 0 ? 1 : 2, ordering: .releasing)
         let frames = configuration.periodFrames
-        let periodNanos = Int64(frames) * 1_000_000_000 / Int64(configuration.sampleRate)
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let rate = Int64(configuration.sampleRate)
         var xruns = 0
         var rendered: Int64 = 0
-        // Whether the clock paces the loop: for the WAV and null outputs, and for an ALSA device
-        // that takes every write at once (its `null` and `file` plugins), which would otherwise
-        // let the loop spin a core at real-time priority and write without end.
-        var pacedByClock = alsa == nil
+        // Where the clock took over pacing the loop (µs, and the frames rendered before it): from
+        // the start for the WAV and null outputs, and from when an ALSA device showed it takes
+        // every write at once (its `null` and `file` plugins), which would otherwise let the loop
+        // spin a core at real-time priority and write without end. Nil: the device paces it.
+        var pacedFrom: (micros: Int64, frames: Int64)? = alsa == nil ? (MonotonicClock.nowMicros(), 0) : nil
         while running.load(ordering: .acquiring) {
             let micros = MonotonicClock.nowMicros()
             clockOriginMicros.store(frameClock.update(nowMicros: micros, renderedFrames: rendered),
@@ -263,21 +262,16 @@ public final class AudioEngine: @unchecked Sendable {
                     fatalError.store(error, ordering: .relaxed)
                     break
                 }
-                if !pacedByClock && alsa.takesFramesAtOnce {
-                    pacedByClock = true
-                    clock_gettime(CLOCK_MONOTONIC, &deadline)
+                if pacedFrom == nil && alsa.takesFramesAtOnce {
+                    pacedFrom = (MonotonicClock.nowMicros(), rendered - Int64(frames))
                     frameClock.reset()  // the frames ran ahead of time until now
                 }
             } else {
                 wavOutput?.ring.write(buffer, count: frames * 2)
             }
-            if pacedByClock {
-                // The next period is due one period later.
-                var nanos = Int64(deadline.tv_nsec) + periodNanos
-                deadline.tv_sec += Int(nanos / 1_000_000_000)
-                nanos %= 1_000_000_000
-                deadline.tv_nsec = Int(nanos)
-                while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+            if let pacedFrom {
+                // The next period is due when the frames rendered so far have played.
+                MonotonicClock.sleep(untilMicros: pacedFrom.micros + (rendered - pacedFrom.frames) * 1_000_000 / rate)
             }
         }
     }

@@ -66,10 +66,14 @@ struct EndToEndTests {
     /// stall once it has lasted 128 periods, see `FrameClock`), and to 4 s after an underrun the
     /// brain said (which the pulse plugin follows with a hold of about 2 s).
     static func unsettled(_ output: String, _ check: HeardAudio.Followed) -> [ClosedRange<Int64>] {
-        let underrunFrames = output.split(separator: "\n").filter { $0.hasPrefix("drumbrain: underrun near frame ") }
-            .compactMap { Int64($0.split(separator: " ")[4]) }
+        let underrunFrames = underrunLines(output).compactMap { Int64($0.split(separator: " ")[4]) }
         return underrunFrames.map { ($0 - 24_000)...($0 + 192_000) }
             + check.stretches.dropFirst().map { Int64($0.first - 24_000)...Int64($0.first + 153_600) }
+    }
+
+    /// The brain's lines saying an underrun: `drumbrain: underrun near frame F (N so far): …`.
+    static func underrunLines(_ output: String) -> [Substring] {
+        output.split(separator: "\n").filter { $0.hasPrefix("drumbrain: underrun near frame ") }
     }
 
     @Test func threePadsFoundThroughAvahiAreHeardOnceEachOnTheirDrumAndOnTime() throws {
@@ -181,7 +185,7 @@ struct EndToEndTests {
         // hits around that moment are not timed (`unsettled`). One underrun is allowed.
         // The brain looks for underruns every 100 ms: two in one look are one line, "(N so far)",
         // and one while it stops is in its summary only.
-        let underrunLines = output.split(separator: "\n").filter { $0.hasPrefix("drumbrain: underrun near frame ") }
+        let underrunLines = Self.underrunLines(output)
         let soFar = underrunLines.compactMap { Int($0.split(separator: "(").dropFirst().first?.split(separator: " ").first ?? "") }
         let underruns = summary.split(separator: " ").firstIndex(of: "underruns,").flatMap { at in
             Int(summary.split(separator: " ")[at - 1])
@@ -322,7 +326,7 @@ struct EndToEndFaultTests {
         let summary = EndToEndTests.audioSummary(output)
         #expect(output.contains("audio: "), "\(output)")
         print("end-to-end fault: the new brain says \(summary)")
-        for line in output.split(separator: "\n") where line.hasPrefix("drumbrain: underrun") { print("end-to-end fault: \(line)") }
+        for line in EndToEndTests.underrunLines(output) { print("end-to-end fault: \(line)") }
         // The hits after recovery are heard: the new brain's hits, rendered from the kit's
         // samples at its frames, are in the recording. As in the end-to-end test, the sound
         // server may stall and shift the recording after a gap; up to two such jumps are followed.

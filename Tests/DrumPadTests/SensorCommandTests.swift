@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import DrumAudio
 import HitDetect
+import Monotonic
 import Testing
 import TestSupport
 
@@ -159,7 +159,7 @@ struct SensorCommandTests {
                 return
             }
             var bytes: [UInt8] = []
-            let start = Self.monotonicNanos()
+            let start = MonotonicClock.nowMicros() * 1000
             for i in 0..<(count * 40) {
                 let z = Int16(i % 40 == 20 ? 768 : 256)
                 for value in [Int16(0), Int16(0), z] { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
@@ -183,11 +183,5 @@ struct SensorCommandTests {
             FaultTable.record("IIO sensor unplugged and back (fake sysfs, FIFO buffer)", load: "drumpad run playing a brain",
                               result: "survived; said so, reopened, 7 of 7 hits played")
         }
-    }
-
-    static func monotonicNanos() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 }

@@ -75,12 +75,7 @@ public final class StallProbe: @unchecked Sendable {
 
     /// The `steal` column of /proc/stat's `cpu` line (all CPUs, in clock ticks).
     static func stealTicks() -> Int64? {
-        guard let file = fopen("/proc/stat", "r") else { return nil }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 512)
-        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
-        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let fields = text.split(separator: " ")
+        let fields = Program.contents("/proc/stat").prefix { $0 != "\n" }.split(separator: " ")
         guard fields.first == "cpu", fields.count > 8 else { return nil }
         return Int64(fields[8])
     }
