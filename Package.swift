@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "DrumBrain",
             dependencies: [
-                "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "CALSA", "CSndFile",
+                "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "SPSCRing", "CALSA", "CSndFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -81,9 +81,11 @@ let package = Package(
         // Loopback benchmark of pads and brain: swift run -c release drumnet-bench
         .executableTarget(
             name: "drumnet-bench",
-            dependencies: ["DrumNet", "Monotonic", "DrumVisual", .product(name: "NIOCore", package: "swift-nio"),
+            dependencies: ["DrumNet", "Monotonic", "DrumVisual", "CEpollFloor", .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/DrumNetBench"),
+        // drumnet-bench's peer in the same run: a bare C epoll server that decodes nothing.
+        .target(name: "CEpollFloor", path: "Benchmarks/EpollFloor"),
 
         // The mixer's render path as real-time factors: swift run -c release audio-bench
         .executableTarget(name: "audio-bench", dependencies: ["DrumAudio"], path: "Benchmarks/AudioBench"),
@@ -98,7 +100,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Monotonic"], path: "Tests/TestSupport"),
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "Monotonic", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "DrumBrainTests",
-                    dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "Monotonic", "CALSA", "CSndFile", "TestSupport"]),
+                    dependencies: ["DrumBrain", "DrumVisual", "DrumNet", "Monotonic", "SPSCRing", "CALSA", "CSndFile", "TestSupport"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "Monotonic", "CEvdev", "TestSupport"]),

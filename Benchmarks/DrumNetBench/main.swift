@@ -1,6 +1,7 @@
 // drumnet-bench: pads → brain on loopback, as in issue 4's benchmark.
 //
-//   swift run -c release drumnet-bench [--seconds S] [--pads 1,8,64,256] [--rate HZ]
+//   swift run -c release drumnet-bench [--seconds S] [--pads 1,8,64,256] [--rate HZ] [--seed N]
+//                                      [--no-floor] [--drumbrain PORT:PID]
 //
 // For each pad count, that many pads (PadLink, sharing one event-loop thread) connect to a brain
 // (BrainServer, on its own thread, in this process) and each sends `rate` hits per second plus
@@ -9,6 +10,15 @@
 // Reported: hit latency from the pad's send to the brain's handler (both read the same monotonic
 // clock, so no offset is involved) p50/p99/max, hits lost, and the CPU time the brain's network
 // thread used as a share of one core, in all and split into user and kernel time.
+//
+// Then, in the same run and with the same pads and phases, the "floor" row: a bare C epoll server
+// (Benchmarks/EpollFloor) that only wakes, reads and answers pings, decoding nothing. What the
+// brain uses above it is the cost of its own code; the floor is what the kernel charges any
+// server for this load on this machine at that moment.
+//
+// With --drumbrain PORT:PID the pads play a drumbrain already running (tools/bench/drumbrain-cpu
+// starts one), and the row is its network thread (`drumbrain-net`, read from /proc): the whole
+// brain's path, with the kit lookup, the hand-off to the audio thread and to the hit printer.
 import DrumNet
 import DrumVisual  // SeededRandom
 import NIOCore
@@ -18,11 +28,15 @@ import Synchronization
 import Glibc
 #endif
 import Monotonic
+import CEpollFloor
 
 var seconds = 10.0
 var padCounts = [1, 8, 64, 256]
 var rate = 20.0
 var seed: UInt64 = 4
+var withFloor = true
+/// A drumbrain already running: its port and process ID (`--drumbrain PORT:PID`).
+var external: (port: Int, pid: Int)?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -30,8 +44,13 @@ while let argument = arguments.next() {
     case "--pads": padCounts = (arguments.next() ?? "").split(separator: ",").compactMap { Int($0) }
     case "--rate": rate = Double(arguments.next() ?? "") ?? rate
     case "--seed": seed = UInt64(arguments.next() ?? "") ?? seed
+    case "--no-floor": withFloor = false
+    case "--drumbrain":
+        let parts = (arguments.next() ?? "").split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 2 else { print("drumnet-bench: --drumbrain takes PORT:PID"); exit(2) }
+        external = (parts[0], parts[1])
     default:
-        print("usage: drumnet-bench [--seconds S] [--pads 1,8,64,256] [--rate HZ] [--seed N]")
+        print("usage: drumnet-bench [--seconds S] [--pads 1,8,64,256] [--rate HZ] [--seed N] [--no-floor] [--drumbrain PORT:PID]")
         exit(argument == "--help" ? 0 : 2)
     }
 }
@@ -64,42 +83,144 @@ func pad(_ text: String, _ width: Int) -> String {
 
 print("drumnet-bench: \(rate) hits/s per pad plus pings, \(seconds) s per row, loopback, "
       + "\(ProcessInfoLite.cores) cores, seed \(seed)")
-print(pad("pads", 5) + pad("hits", 8) + pad("lost", 6) + pad("p50 µs", 9) + pad("p99 µs", 9)
-      + pad("max µs", 9) + pad("brain CPU", 11) + pad("user", 8) + pad("kernel", 8))
+print(pad("pads", 5) + "  " + "server".padding(toLength: 9, withPad: " ", startingAt: 0) + pad("hits", 8) + pad("lost", 6)
+      + pad("p50 µs", 9) + pad("p99 µs", 9) + pad("max µs", 9) + pad("CPU", 8) + pad("user", 8) + pad("kernel", 8))
+
+/// The server under measurement: the brain, or the C floor beside it.
+protocol Server: Sendable {
+    var port: Int { get }
+    /// Pads connected (and, for the brain, said hello).
+    func connected() async throws -> Int
+    /// The server thread's CPU time so far, µs: total, user, system.
+    func cpu() async throws -> (total: Int64, user: Int64, system: Int64)
+    func stop() async
+}
+
+struct Brain: Server {
+    let server: BrainServer
+    var port: Int { server.port }
+    func connected() async throws -> Int { try await server.statistics().filter { $0.padName != nil }.count }
+    func cpu() async throws -> (total: Int64, user: Int64, system: Int64) {
+        try await server.onNetworkThread { threadCPUMicros() }
+    }
+    func stop() async { _ = await server.stop() }
+}
+
+final class Floor: Server, @unchecked Sendable {
+    // @unchecked: the C floor's calls are thread-safe (atomics); the pointer itself never changes.
+    let floor: OpaquePointer
+    let port: Int
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 1024) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard fd >= 0, bound, let floor = epoll_floor_start(fd) else {
+            throw BenchError("cannot start the C floor: \(String(cString: strerror(errno)))")
+        }
+        self.floor = floor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+    func connected() async throws -> Int { epoll_floor_connections(floor) }
+    func messages() -> Int { epoll_floor_messages(floor) }
+    func cpu() async throws -> (total: Int64, user: Int64, system: Int64) {
+        var total: Int64 = 0, user: Int64 = 0, system: Int64 = 0
+        epoll_floor_cpu(floor, &total, &user, &system)
+        return (total, user, system)
+    }
+    func stop() async { epoll_floor_stop(floor) }
+}
+
+/// A `drumbrain` process running apart: its network thread's CPU from /proc (schedstat for the
+/// total, stat for the user and kernel split, in clock ticks).
+struct Drumbrain: Server {
+    let port: Int
+    let pid: Int
+    let thread: Int
+
+    init(port: Int, pid: Int) throws {
+        self.port = port
+        self.pid = pid
+        var found: Int?
+        if let directory = opendir("/proc/\(pid)/task") {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if let tid = Int(name), Self.read("/proc/\(pid)/task/\(tid)/comm") == "drumbrain-net\n" { found = tid }
+            }
+            closedir(directory)
+        }
+        guard let found else { throw BenchError("no thread drumbrain-net in process \(pid): is it a drumbrain?") }
+        thread = found
+    }
+
+    static func read(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = fread(&bytes, 1, bytes.count, file)
+        return String(decoding: bytes[..<count], as: UTF8.self)
+    }
+
+    func connected() async throws -> Int {
+        try await Task.sleep(for: .seconds(2))  // no statistics to ask for: give the pads time
+        return Int.max
+    }
+    func cpu() async throws -> (total: Int64, user: Int64, system: Int64) {
+        let task = "/proc/\(pid)/task/\(thread)"
+        guard let schedstat = Self.read("\(task)/schedstat"), let stat = Self.read("\(task)/stat"),
+              let nanos = schedstat.split(separator: " ").first.flatMap({ Int64($0) }) else {
+            throw BenchError("cannot read \(task): has the brain stopped?")
+        }
+        // After the command's closing parenthesis: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.lastIndex(of: ")")!...].split(separator: " ")
+        let tick = 1_000_000 / Int64(sysconf(Int32(_SC_CLK_TCK)))
+        return (nanos / 1000, Int64(fields[12])! * tick, Int64(fields[13])! * tick)
+    }
+    func stop() async {}
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 var random = SeededRandom(seed: seed)  // SplitMix64: the same phases for the same --seed
 
 let padGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-for count in padCounts {
-    let latencies = Latencies()
-    let brain = try await BrainServer(
-        configuration: .init(host: "127.0.0.1", port: 0, brainName: "bench", kitName: "none",
-                             maxConnections: count + 16),
-        onHit: { received in
-            if let sent = received.hit.padTimeMicros { latencies.add(received.receivedMicros - sent) }
-        })
+
+/// One row: `count` pads against `server` for `seconds`; prints what was measured.
+@MainActor
+func row(count: Int, name: String, server: some Server, latencies: Latencies?, phases: [Int64]) async throws {
     let links = (0..<count).map { i in
         PadLink(configuration: .init(padName: "pad-\(i)", drum: "snare",
-                                     target: .address(host: "127.0.0.1", port: brain.port)),
+                                     target: .address(host: "127.0.0.1", port: server.port)),
                 eventLoopGroup: padGroup, onEvent: { _ in })
     }
     for link in links { link.start() }
-    while (try await brain.statistics()).filter({ $0.padName != nil }).count < count {
+    while try await server.connected() < count {
         try await Task.sleep(for: .milliseconds(20))
     }
     try await Task.sleep(for: .milliseconds(300))  // pings settle
     // Room for every hit, so that the handler's append never grows the array mid-run.
-    latencies.values.withLock {
+    latencies?.values.withLock {
         $0.removeAll(keepingCapacity: true)
         $0.reserveCapacity(Int(Double(count) * rate * (seconds + 1)))
     }
-    let cpuBefore = try await brain.onNetworkThread { threadCPUMicros() }
+    let floorBefore = (server as? Floor)?.messages() ?? 0
+    let cpuBefore = try await server.cpu()
     let wallBefore = MonotonicClock.nowMicros()
-    // Each pad sends on its own period, from a random phase: independent pads, neither spread
-    // evenly (which would never let two hits meet) nor in step.
+    // Each pad sends on its own period, from its phase: independent pads, neither spread evenly
+    // (which would never let two hits meet) nor in step.
     let periodMicros = Int64(1e6 / rate)
     var tasks: [RepeatedTask] = []
-    for link in links {
-        let phase = Int64.random(in: 0..<periodMicros, using: &random)
+    for (link, phase) in zip(links, phases) {
         tasks.append(padGroup.next().scheduleRepeatedTask(initialDelay: .microseconds(phase),
                                                           delay: .microseconds(periodMicros)) { _ in
             link.send(DrumHit(drum: "snare", velocity: 0.8, padTimeMicros: MonotonicClock.nowMicros()))
@@ -108,17 +229,44 @@ for count in padCounts {
     try await Task.sleep(for: .microseconds(Int64(seconds * 1e6)))
     for task in tasks { task.cancel() }
     try await Task.sleep(for: .milliseconds(200))  // the last hits arrive
-    let cpuAfter = try await brain.onNetworkThread { threadCPUMicros() }
+    let cpuAfter = try await server.cpu()
     let wall = MonotonicClock.nowMicros() - wallBefore
     var sent = 0
     for link in links { sent += await link.stop().sentHits }
-    await brain.stop()
-    let sorted = latencies.values.withLock { $0 }.sorted()
+    // A drumbrain apart is not asked what it received: tools/bench/drumbrain-cpu counts its lines.
+    let received: Int? = latencies?.values.withLock { $0.count } ?? (server as? Floor).map { $0.messages() - floorBefore }
+    await server.stop()
+    let sorted = latencies?.values.withLock { $0 }.sorted()
     func share(_ micros: Int64) -> String { oneDecimal(Double(micros) / Double(wall) * 100) + " %" }
-    print(pad("\(count)", 5) + pad("\(sorted.count)", 8) + pad("\(max(0, sent - sorted.count))", 6)
-          + pad("\(percentile(sorted, 0.5))", 9) + pad("\(percentile(sorted, 0.99))", 9)
-          + pad("\(sorted.last ?? 0)", 9) + pad(share(cpuAfter.total - cpuBefore.total), 11)
+    func micros(_ p: Double) -> String { sorted.map { "\(percentile($0, p))" } ?? "—" }
+    print(pad("\(count)", 5) + "  " + name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(received ?? sent)", 8)
+          + pad(received.map { "\(max(0, sent - $0))" } ?? "—", 6) + pad(micros(0.5), 9) + pad(micros(0.99), 9) + pad(micros(1), 9)
+          + pad(share(cpuAfter.total - cpuBefore.total), 8)
           + pad(share(cpuAfter.user - cpuBefore.user), 8) + pad(share(cpuAfter.system - cpuBefore.system), 8))
+}
+
+for count in padCounts {
+    if let external {
+        let periodMicros = Int64(1e6 / rate)
+        let phases = (0..<count).map { _ in Int64.random(in: 0..<periodMicros, using: &random) }
+        try await row(count: count, name: "drumbrain", server: try Drumbrain(port: external.port, pid: external.pid),
+                      latencies: nil, phases: phases)
+        continue
+    }
+    let periodMicros = Int64(1e6 / rate)
+    let phases = (0..<count).map { _ in Int64.random(in: 0..<periodMicros, using: &random) }
+    let latencies = Latencies()
+    let brain = try await BrainServer(
+        configuration: .init(host: "127.0.0.1", port: 0, brainName: "bench", kitName: "none",
+                             maxConnections: count + 16),
+        onHit: { received in
+            // The handler's own reading: send → handler, whatever the brain did before calling it.
+            if let sent = received.hit.padTimeMicros { latencies.add(MonotonicClock.nowMicros() - sent) }
+        })
+    try await row(count: count, name: "brain", server: Brain(server: brain), latencies: latencies, phases: phases)
+    if withFloor {
+        try await row(count: count, name: "floor", server: try Floor(), latencies: nil, phases: phases)
+    }
 }
 try await padGroup.shutdownGracefully()
 

@@ -175,9 +175,9 @@ struct Serve: AsyncParsableCommand {
                        + " (a hit at most \(crosstalkRatio)× a louder one within \(crosstalkWindowMs) ms)")
         }
         // Each received hit, its number (0: not played), its drum in the kit, and whether it was
-        // crosstalk.
-        let (hits, hitSink) = AsyncStream.makeStream(of: (ReceivedHit, UInt32, Int?, Bool).self,
-                                                    bufferingPolicy: .bufferingNewest(4096))
+        // crosstalk, for its line and its burst; nothing when neither is wanted.
+        let printsHits = !quiet || visual != nil
+        let hits = HitHandOff<(ReceivedHit, UInt32, Int?, Bool)>(capacity: 4096)
         let numbers = HitNumbers()
         let unknownDrums = Atomic<Int>(0)
         let jitterMicros = Int64(jitterBufferMs * 1000)
@@ -206,7 +206,7 @@ struct Serve: AsyncParsableCommand {
                         drum: received.hit.drum, micros: received.receivedMicros - (received.latencyMicros ?? 0),
                         arrivalMicros: received.receivedMicros, velocity: received.hit.velocity, id: number,
                         takeBack: { engine.takeBack(id: $0) }) {
-                        hitSink.yield((received, 0, nil, true))
+                        if printsHits { hits.send((received, 0, nil, true)) }
                         return
                     }
                     if let (index, generation) = found {
@@ -222,7 +222,7 @@ struct Serve: AsyncParsableCommand {
                     } else {
                         unknownDrums.wrappingAdd(1, ordering: .relaxed)
                     }
-                    hitSink.yield((received, number, found?.0, false))
+                    if printsHits { hits.send((received, number, found?.0, false)) }
                 })
         } catch {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "
@@ -255,19 +255,19 @@ struct Serve: AsyncParsableCommand {
             var out = StandardOutput()
             var starts: [UInt32: StartedHit] = [:]
             let startWaitMicros = Int64(jitterBufferMs * 1000) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
-            for await (received, number, drum, isCrosstalk) in hits where !quiet || visual != nil {
+            await hits.receive { (received, number, drum, isCrosstalk) in
                 if isCrosstalk {
                     if visual == nil {
                         out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
                                       + String(format3: Double(received.hit.velocity)) + " pad=\(received.padName ?? "-")")
                     }
-                    continue
+                    return
                 }
                 guard number != 0 else {
-                    if visual != nil { continue }  // the visual has the screen
+                    if visual != nil { return }  // the visual has the screen
                     out.writeLine("unknown drum=\(received.hit.drum) pad=\(received.padName ?? "-") (the kit has "
                                   + drums.names.joined(separator: ", ") + ")")
-                    continue
+                    return
                 }
                 // Its start is reported once the period it starts in is rendered: the jitter
                 // buffer and the device's buffer after it arrived. A machine that stalls can take
@@ -287,7 +287,7 @@ struct Serve: AsyncParsableCommand {
                                       + String(format3: Double(received.hit.velocity))
                                       + " pad=\(received.padName ?? "-") taken_back")
                     }
-                    continue
+                    return
                 }
                 var line = "hit drum=\(received.hit.drum) velocity="
                 line += String(format3: Double(received.hit.velocity))
@@ -347,8 +347,12 @@ struct Serve: AsyncParsableCommand {
         printError("drumbrain: stopping")
         publisher?.stop()
         let totals = await server.stop()
-        hitSink.finish()
+        hits.finish()
         await printer.value
+        if hits.refusedCount > 0 {
+            printError("drumbrain: \(hits.refusedCount) hits were played but not printed: the terminal "
+                       + "took their lines more slowly than they came (--quiet prints none)")
+        }
         engine.stop()
         let status = engine.status
         printError("audio: \(status.mixer.hits) sounds started, \(status.xruns) underruns, "

@@ -1,0 +1,100 @@
+import SPSCRing
+import Synchronization
+import Monotonic
+
+/// The network thread's hand-off of each received hit to the task that prints its line and
+/// draws its burst: a ring, and a doorbell rung only when that task has gone to sleep.
+///
+/// Why not an `AsyncStream`, which the brain used before: each `yield` took the stream's lock,
+/// looked up generic metadata, and resumed the waiting task, which woke a thread of the pool (a
+/// futex call) for nearly every hit. At 256 pads that was about 30 % of the network thread's
+/// samples (perf), more than the brain's own decoding and counting. Here a hit is one push; while
+/// hits keep coming the consumer looks every 2 ms, and only a consumer idle for 100 ms parks and
+/// is woken by the next hit.
+///
+///     consumer:  drain ── got some in the last 100 ms? ── yes ─► sleep 2 ms ─► drain
+///                                                      └─ no ──► park (parked = true, drain once
+///                                                               more, then wait for the bell)
+///     producer:  push, then if parked: parked = false and ring the bell
+///
+/// A hit pushed just as the consumer parks is not missed: each side writes its own flag (the
+/// ring's tail, `parked`) and then reads the other's, with a full fence between, so at least one
+/// of them sees the other (the consumer drains once more after parking).
+///
+/// Thread safety: `send` from one producer thread (the network thread); `receive` from one task;
+/// `finish` from anywhere.
+final class HitHandOff<Element: Sendable>: Sendable {
+    /// How long the consumer keeps looking every `pollMillis` after its last hit before it parks.
+    let busyMicros: Int64
+    let pollMillis: Int
+
+    private let ring: SPSCRing<Element>
+    private let parked = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+    private let bell: AsyncStream<Void>
+    private let ringer: AsyncStream<Void>.Continuation
+
+    /// A hand-off holding up to `capacity` hits the consumer has not taken yet, whose consumer
+    /// looks every `pollMillis` while hits came in the last `busyMicros`, then parks.
+    init(capacity: Int, busyMicros: Int64 = 100_000, pollMillis: Int = 2) {
+        ring = SPSCRing(capacity: capacity)
+        self.busyMicros = busyMicros
+        self.pollMillis = pollMillis
+        (bell, ringer) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Hits refused because the consumer was `capacity` behind (their lines are not printed).
+    var refusedCount: Int { ring.refusedCount }
+
+    /// Hands `element` over; false when the consumer is too far behind. Producer only.
+    @discardableResult
+    func send(_ element: Element) -> Bool {
+        let pushed = ring.push(element)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if parked.load(ordering: .relaxed) && parked.exchange(false, ordering: .acquiringAndReleasing) {
+            ringer.yield(())
+        }
+        return pushed
+    }
+
+    /// No more hits will be sent: `receive` returns once it has handed over what is left.
+    func finish() {
+        finished.store(true, ordering: .sequentiallyConsistent)
+        ringer.yield(())
+    }
+
+    /// Calls `body` with each hit in order until `finish` and the last hit; one consumer only.
+    func receive(_ body: (Element) async -> Void) async {
+        var lastHitMicros = Int64.min / 2
+        var bellRings = bell.makeAsyncIterator()
+        while true {
+            var took = false
+            while let element = ring.pop() {
+                took = true
+                await body(element)
+            }
+            if took { lastHitMicros = MonotonicClock.nowMicros() }
+            if finished.load(ordering: .sequentiallyConsistent) {
+                // `finish` came after the last send: one more look takes anything sent before it.
+                while let element = ring.pop() { await body(element) }
+                return
+            }
+            if MonotonicClock.nowMicros() - lastHitMicros < busyMicros {
+                try? await Task.sleep(for: .milliseconds(pollMillis))
+                continue
+            }
+            parked.store(true, ordering: .sequentiallyConsistent)
+            atomicMemoryFence(ordering: .sequentiallyConsistent)
+            if let element = ring.pop() {
+                parked.store(false, ordering: .relaxed)
+                await body(element)
+                lastHitMicros = MonotonicClock.nowMicros()
+                continue
+            }
+            if finished.load(ordering: .sequentiallyConsistent) { continue }
+            // Woken by the next hit or by `finish`; a ring left over from an earlier park only
+            // costs one more look.
+            _ = await bellRings.next()
+        }
+    }
+}
