@@ -45,7 +45,9 @@ final class BrainVisual: Sendable {
                 kitName: String) -> Task<Void, Never> {
         Task { [renderer] in
             while !Task.isCancelled {
-                let connections = (try? await server.statistics()) ?? []  // a stopping server has none
+                // No latency windows: the status does not show them, and a snapshot holding
+                // them would make the network thread copy each pad's window on its next hit.
+                let connections = (try? await server.statistics(latencies: false)) ?? []  // a stopping server has none
                 renderer.update(status: BrainStatus(
                     brainName: brainName, listening: listening, kitName: kitName,
                     output: engine.outputDescription, xruns: engine.status.xruns,

@@ -147,6 +147,35 @@ struct HitFastPathTests {
         #expect(seen == 1)
     }
 
+    /// A snapshot of a connection's statistics held while hits come (the terminal's status poll)
+    /// costs the hit path nothing without the latency window; with it, the next hit copies the
+    /// window, which is why the status asks for none.
+    @Test func aStatusSnapshotWithoutLatenciesCostsTheHitPathNoAllocation() {
+        var c = BrainConnection(connectionID: 1, address: "a", brainName: "b", kitName: "k", nowMicros: 0)
+        var actions: [BrainConnection.Action] = []
+        actions.reserveCapacity(16)
+        let ping = DrumMessage.ping(timeMicros: 0, offsetMicros: 10, roundTripMicros: 50).packet
+        ping.withUnsafeBytes { c.receive($0, nowMicros: 1, into: &actions) }
+        let hit = DrumMessage.hit(DrumHit(drum: "snare", velocity: 0.5, padTimeMicros: 5, sequence: 1)).packet
+        hit.withUnsafeBytes { c.receive($0, nowMicros: 2, into: &actions) }  // learns "snare", fills the window
+        func allocationsOfOneHit() -> Int64 {
+            var counted: Int64 = -1
+            hit.withUnsafeBytes { bytes in
+                actions.removeAll(keepingCapacity: true)
+                allocation_counter_start()
+                c.receive(bytes, nowMicros: 100_000, into: &actions)
+                counted = allocation_counter_stop()
+            }
+            return counted
+        }
+        let status = c.statistics.withoutLatencies()
+        #expect(allocationsOfOneHit() == 0)
+        #expect(status.hits == 1 && status.latencyMicros.count == 0 && c.statistics.latencyMicros.count == 2)
+        let full = c.statistics
+        #expect(allocationsOfOneHit() > 0, "a snapshot holding the window makes the next hit copy it")
+        #expect(full.latencyMicros.count == 2 && c.statistics.latencyMicros.count == 3)
+    }
+
     /// The server's path: a read of usual hits, framed, decoded and counted, allocates nothing once
     /// the connection has seen its drum's name.
     @Test func receivingUsualHitsDoesNotAllocate() {

@@ -153,9 +153,10 @@ final class BrainLoop: @unchecked Sendable {
 
     // MARK: On the loop's thread
 
-    /// Open connections' statistics, oldest first.
-    func openStatistics() -> [PadStatistics] {
-        openPadsOldestFirst().map(\.connection.statistics)
+    /// Open connections' statistics, oldest first; with `latencies` false, without their latency
+    /// windows.
+    func openStatistics(latencies: Bool = true) -> [PadStatistics] {
+        openPadsOldestFirst().map { latencies ? $0.connection.statistics : $0.connection.statistics.withoutLatencies() }
     }
 
     private func openPadsOldestFirst() -> [Pad] {

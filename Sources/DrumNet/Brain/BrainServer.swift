@@ -83,10 +83,13 @@ public final class BrainServer: Sendable {
         try await loop.run(body)
     }
 
-    /// A snapshot of every open connection's statistics, oldest first.
-    public func statistics() async throws -> [PadStatistics] {
+    /// A snapshot of every open connection's statistics, oldest first. With `latencies` false,
+    /// each one's latency window is empty (`PadStatistics.withoutLatencies()`): a poll that does
+    /// not need them, such as the terminal's status 4 times a second, then makes the network
+    /// thread copy no window on the pads' next hits.
+    public func statistics(latencies: Bool = true) async throws -> [PadStatistics] {
         let loop = self.loop
-        return try await loop.run { loop.openStatistics() }
+        return try await loop.run { loop.openStatistics(latencies: latencies) }
     }
 
     /// Statistics of the connections closed so far (the last 1000), oldest first.

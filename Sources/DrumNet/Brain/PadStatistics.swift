@@ -30,6 +30,16 @@ public struct PadStatistics: Sendable, Equatable {
         self.connectionID = connectionID
         self.address = address
     }
+
+    /// These statistics with an empty latency window. A copy that keeps the window shares its
+    /// storage with the live one, so while it lives, the network thread's next hit on that pad
+    /// copies the whole window (8 KiB, an allocation) before adding to it; a copy without it
+    /// shares nothing that a hit writes.
+    public func withoutLatencies() -> PadStatistics {
+        var copy = self
+        copy.latencyMicros = LatencyWindow()
+        return copy
+    }
 }
 
 /// The most recent latencies (up to `capacity`), with percentiles over them.
