@@ -147,55 +147,55 @@ struct HitFastPathTests {
         #expect(seen == 1)
     }
 
-    /// A snapshot of a connection's statistics held while hits come (the terminal's status poll)
-    /// costs the hit path nothing without the latency window; with it, the next hit copies the
-    /// window, which is why the status asks for none.
-    @Test func aStatusSnapshotWithoutLatenciesCostsTheHitPathNoAllocation() {
-        var c = BrainConnection(connectionID: 1, address: "a", brainName: "b", kitName: "k", nowMicros: 0)
+    /// A connection that knows its pad's clock (so hits have latencies) and the server's reused
+    /// actions array, counting the allocations of one read.
+    struct CountedConnection {
+        var connection = BrainConnection(connectionID: 1, address: "a", brainName: "b", kitName: "k", nowMicros: 0)
         var actions: [BrainConnection.Action] = []
-        actions.reserveCapacity(16)
-        let ping = DrumMessage.ping(timeMicros: 0, offsetMicros: 10, roundTripMicros: 50).packet
-        ping.withUnsafeBytes { c.receive($0, nowMicros: 1, into: &actions) }
-        let hit = DrumMessage.hit(DrumHit(drum: "snare", velocity: 0.5, padTimeMicros: 5, sequence: 1)).packet
-        hit.withUnsafeBytes { c.receive($0, nowMicros: 2, into: &actions) }  // learns "snare", fills the window
-        func allocationsOfOneHit() -> Int64 {
+
+        init() {
+            actions.reserveCapacity(16)
+            let ping = DrumMessage.ping(timeMicros: 0, offsetMicros: 10, roundTripMicros: 50).packet
+            ping.withUnsafeBytes { connection.receive($0, nowMicros: 1, into: &actions) }
+        }
+
+        /// Receives `read` as one read, counting the allocations it makes.
+        mutating func allocations(receiving read: [UInt8], nowMicros: Int64 = 100_000) -> Int64 {
             var counted: Int64 = -1
-            hit.withUnsafeBytes { bytes in
+            read.withUnsafeBytes { bytes in
                 actions.removeAll(keepingCapacity: true)
                 allocation_counter_start()
-                c.receive(bytes, nowMicros: 100_000, into: &actions)
+                connection.receive(bytes, nowMicros: nowMicros, into: &actions)
                 counted = allocation_counter_stop()
             }
             return counted
         }
-        let status = c.statistics.withoutLatencies()
-        #expect(allocationsOfOneHit() == 0)
-        #expect(status.hits == 1 && status.latencyMicros.count == 0 && c.statistics.latencyMicros.count == 2)
-        let full = c.statistics
-        #expect(allocationsOfOneHit() > 0, "a snapshot holding the window makes the next hit copy it")
-        #expect(full.latencyMicros.count == 2 && c.statistics.latencyMicros.count == 3)
+    }
+
+    /// A snapshot of a connection's statistics held while hits come (the terminal's status poll)
+    /// costs the hit path nothing without the latency window; with it, the next hit copies the
+    /// window, which is why the status asks for none.
+    @Test func aStatusSnapshotWithoutLatenciesCostsTheHitPathNoAllocation() {
+        var c = CountedConnection()
+        let hit = DrumMessage.hit(DrumHit(drum: "snare", velocity: 0.5, padTimeMicros: 5, sequence: 1)).packet
+        _ = c.allocations(receiving: hit, nowMicros: 2)  // learns "snare", makes the window
+        let status = c.connection.statistics.withoutLatencies()
+        #expect(c.allocations(receiving: hit) == 0)
+        #expect(status.hits == 1 && status.latencyMicros.count == 0 && c.connection.statistics.latencyMicros.count == 2)
+        let full = c.connection.statistics
+        #expect(c.allocations(receiving: hit) > 0, "a snapshot holding the window makes the next hit copy it")
+        #expect(full.latencyMicros.count == 2 && c.connection.statistics.latencyMicros.count == 3)
     }
 
     /// The server's path: a read of usual hits, framed, decoded and counted, allocates nothing once
     /// the connection has seen its drum's name.
     @Test func receivingUsualHitsDoesNotAllocate() {
-        var c = BrainConnection(connectionID: 1, address: "a", brainName: "b", kitName: "k", nowMicros: 0)
-        var actions: [BrainConnection.Action] = []
-        actions.reserveCapacity(16)
-        let ping = DrumMessage.ping(timeMicros: 0, offsetMicros: 10, roundTripMicros: 50).packet
-        ping.withUnsafeBytes { c.receive($0, nowMicros: 1, into: &actions) }
+        var c = CountedConnection()
         let read = (0..<4).flatMap { i in
             DrumMessage.hit(DrumHit(drum: "snare", velocity: 0.5, padTimeMicros: Int64(i), sequence: Int32(i))).packet
         }
-        read.withUnsafeBytes { c.receive($0, nowMicros: 2, into: &actions) }  // learns "snare"
-        var counted: Int64 = -1
-        read.withUnsafeBytes { bytes in
-            actions.removeAll(keepingCapacity: true)
-            allocation_counter_start()
-            c.receive(bytes, nowMicros: 100_000, into: &actions)
-            counted = allocation_counter_stop()
-        }
-        #expect(counted == 0)
-        #expect(actions.count == 4 && c.statistics.hits == 8 && c.statistics.droppedHits == 0)
+        _ = c.allocations(receiving: read, nowMicros: 2)  // learns "snare"
+        #expect(c.allocations(receiving: read) == 0)
+        #expect(c.actions.count == 4 && c.connection.statistics.hits == 8 && c.connection.statistics.droppedHits == 0)
     }
 }
