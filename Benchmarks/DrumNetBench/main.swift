@@ -251,6 +251,9 @@ for count in padCounts {
         let phases = (0..<count).map { _ in Int64.random(in: 0..<periodMicros, using: &random) }
         try await row(count: count, name: "drumbrain", server: try Drumbrain(port: external.port, pid: external.pid),
                       latencies: nil, phases: phases)
+        if withFloor {
+            try await row(count: count, name: "floor", server: try Floor(), latencies: nil, phases: phases)
+        }
         continue
     }
     let periodMicros = Int64(1e6 / rate)

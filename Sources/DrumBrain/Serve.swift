@@ -174,10 +174,9 @@ struct Serve: AsyncParsableCommand {
             printError("drumbrain: crosstalk cancelled within " + groups.map { $0.joined(separator: "+") }.joined(separator: ", ")
                        + " (a hit at most \(crosstalkRatio)× a louder one within \(crosstalkWindowMs) ms)")
         }
-        // Each received hit, its number (0: not played), its drum in the kit, and whether it was
-        // crosstalk, for its line and its burst; nothing when neither is wanted.
+        // Each received hit, for its line and its burst; nothing when neither is wanted.
         let printsHits = !quiet || visual != nil
-        let hits = HitHandOff<(ReceivedHit, UInt32, Int?, Bool)>(capacity: 4096)
+        let hits = HitHandOff<PrintedHit>(capacity: 4096)
         let numbers = HitNumbers()
         let unknownDrums = Atomic<Int>(0)
         let jitterMicros = Int64(jitterBufferMs * 1000)
@@ -206,7 +205,7 @@ struct Serve: AsyncParsableCommand {
                         drum: received.hit.drum, micros: received.receivedMicros - (received.latencyMicros ?? 0),
                         arrivalMicros: received.receivedMicros, velocity: received.hit.velocity, id: number,
                         takeBack: { engine.takeBack(id: $0) }) {
-                        if printsHits { hits.send((received, 0, nil, true)) }
+                        if printsHits { hits.send(PrintedHit(received: received, number: 0, drum: nil, isCrosstalk: true)) }
                         return
                     }
                     if let (index, generation) = found {
@@ -222,7 +221,7 @@ struct Serve: AsyncParsableCommand {
                     } else {
                         unknownDrums.wrappingAdd(1, ordering: .relaxed)
                     }
-                    if printsHits { hits.send((received, number, found?.0, false)) }
+                    if printsHits { hits.send(PrintedHit(received: received, number: number, drum: found?.0, isCrosstalk: false)) }
                 })
         } catch {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "
@@ -255,8 +254,9 @@ struct Serve: AsyncParsableCommand {
             var out = StandardOutput()
             var starts: [UInt32: StartedHit] = [:]
             let startWaitMicros = Int64(jitterBufferMs * 1000) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
-            await hits.receive { (received, number, drum, isCrosstalk) in
-                if isCrosstalk {
+            await hits.receive { printed in
+                let (received, number, drum) = (printed.received, printed.number, printed.drum)
+                if printed.isCrosstalk {
                     if visual == nil {
                         out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
                                       + String(format3: Double(received.hit.velocity)) + " pad=\(received.padName ?? "-")")
@@ -452,6 +452,17 @@ final class CrosstalkGroups: Sendable {
 
     /// Hits cancelled so far, every group together.
     var cancelled: Int { state.withLock { $0.reduce(0) { $0 + $1.cancelled } } }
+}
+
+/// A received hit as the network thread hands it to the printing task.
+struct PrintedHit: Sendable {
+    var received: ReceivedHit
+    /// Its number for the audio side (0: not played: crosstalk, or a drum the kit lacks).
+    var number: UInt32
+    /// Its drum's index in the kit, if the kit has it.
+    var drum: Int?
+    /// Cancelled as crosstalk on arrival.
+    var isCrosstalk: Bool
 }
 
 /// Numbers hits for the mixer's start reports; used on the network thread only, atomic anyway.
