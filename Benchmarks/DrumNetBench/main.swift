@@ -245,31 +245,36 @@ func row(count: Int, name: String, server: some Server, latencies: Latencies?, p
           + pad(share(cpuAfter.user - cpuBefore.user), 8) + pad(share(cpuAfter.system - cpuBefore.system), 8))
 }
 
-for count in padCounts {
-    if let external {
+do {
+    for count in padCounts {
+        if let external {
+            let periodMicros = Int64(1e6 / rate)
+            let phases = (0..<count).map { _ in Int64.random(in: 0..<periodMicros, using: &random) }
+            try await row(count: count, name: "drumbrain", server: try Drumbrain(port: external.port, pid: external.pid),
+                          latencies: nil, phases: phases)
+            if withFloor {
+                try await row(count: count, name: "floor", server: try Floor(), latencies: nil, phases: phases)
+            }
+            continue
+        }
         let periodMicros = Int64(1e6 / rate)
         let phases = (0..<count).map { _ in Int64.random(in: 0..<periodMicros, using: &random) }
-        try await row(count: count, name: "drumbrain", server: try Drumbrain(port: external.port, pid: external.pid),
-                      latencies: nil, phases: phases)
+        let latencies = Latencies()
+        let brain = try await BrainServer(
+            configuration: .init(host: "127.0.0.1", port: 0, brainName: "bench", kitName: "none",
+                                 maxConnections: count + 16),
+            onHit: { received in
+                // The handler's own reading: send → handler, whatever the brain did before calling it.
+                if let sent = received.hit.padTimeMicros { latencies.add(MonotonicClock.nowMicros() - sent) }
+            })
+        try await row(count: count, name: "brain", server: Brain(server: brain), latencies: latencies, phases: phases)
         if withFloor {
             try await row(count: count, name: "floor", server: try Floor(), latencies: nil, phases: phases)
         }
-        continue
     }
-    let periodMicros = Int64(1e6 / rate)
-    let phases = (0..<count).map { _ in Int64.random(in: 0..<periodMicros, using: &random) }
-    let latencies = Latencies()
-    let brain = try await BrainServer(
-        configuration: .init(host: "127.0.0.1", port: 0, brainName: "bench", kitName: "none",
-                             maxConnections: count + 16),
-        onHit: { received in
-            // The handler's own reading: send → handler, whatever the brain did before calling it.
-            if let sent = received.hit.padTimeMicros { latencies.add(MonotonicClock.nowMicros() - sent) }
-        })
-    try await row(count: count, name: "brain", server: Brain(server: brain), latencies: latencies, phases: phases)
-    if withFloor {
-        try await row(count: count, name: "floor", server: try Floor(), latencies: nil, phases: phases)
-    }
+} catch {
+    print("drumnet-bench: \(error)")
+    exit(1)
 }
 try await padGroup.shutdownGracefully()
 
