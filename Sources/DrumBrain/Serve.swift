@@ -350,8 +350,9 @@ struct Serve: AsyncParsableCommand {
         hits.finish()
         await printer.value
         if hits.refusedCount > 0 {
-            printError("drumbrain: \(hits.refusedCount) hits were played but not printed: the terminal "
-                       + "took their lines more slowly than they came (--quiet prints none)")
+            printError("drumbrain: \(hits.refusedCount) received hits were not printed (their sound is not "
+                       + "affected): the printer fell 4096 behind, the terminal taking lines more slowly than they "
+                       + "came; --quiet prints none")
         }
         engine.stop()
         let status = engine.status
