@@ -1,6 +1,5 @@
 import SPSCRing
 import Synchronization
-import Monotonic
 
 /// The network thread's hand-off of each received hit to the task that prints its line and
 /// draws its burst: a ring, and a doorbell rung only when that task has gone to sleep.
@@ -8,13 +7,14 @@ import Monotonic
 /// Why not an `AsyncStream`, which the brain used before: each `yield` took the stream's lock,
 /// looked up generic metadata, and resumed the waiting task, which woke a thread of the pool (a
 /// futex call) for nearly every hit. At 256 pads that was about 30 % of the network thread's
-/// samples (perf), more than the brain's own decoding and counting. Here a hit is one push; while
-/// hits keep coming the consumer looks every 2 ms, and only a consumer idle for 100 ms parks and
-/// is woken by the next hit.
+/// samples (perf), more than the brain's own decoding and counting. Here a hit is one push. A
+/// consumer that took hits looks again 2 ms later, so under load it wakes at most 500 times a
+/// second however many hits come; one that finds none parks, and the next hit rings for it (two
+/// wake-ups per hit for a lone pad).
 ///
-///     consumer:  drain ── got some in the last 100 ms? ── yes ─► sleep 2 ms ─► drain
-///                                                      └─ no ──► park (parked = true, drain once
-///                                                               more, then wait for the bell)
+///     consumer:  drain ── took any? ── yes ─► sleep 2 ms ─► drain
+///                                   └─ no ──► park (parked = true, drain once more, then wait
+///                                            for the bell)
 ///     producer:  push, then if parked: parked = false and ring the bell
 ///
 /// A hit pushed just as the consumer parks is not missed: each side writes its own flag (the
@@ -24,8 +24,7 @@ import Monotonic
 /// Thread safety: `send` from one producer thread (the network thread); `receive` from one task;
 /// `finish` from anywhere.
 final class HitHandOff<Element: Sendable>: Sendable {
-    /// How long the consumer keeps looking every `pollMillis` after its last hit before it parks.
-    let busyMicros: Int64
+    /// How long a consumer that took hits waits before it looks again.
     let pollMillis: Int
 
     private let ring: SPSCRing<Element>
@@ -35,10 +34,9 @@ final class HitHandOff<Element: Sendable>: Sendable {
     private let ringer: AsyncStream<Void>.Continuation
 
     /// A hand-off holding up to `capacity` hits the consumer has not taken yet, whose consumer
-    /// looks every `pollMillis` while hits came in the last `busyMicros`, then parks.
-    init(capacity: Int, busyMicros: Int64 = 100_000, pollMillis: Int = 2) {
+    /// looks again `pollMillis` after taking some, and parks when a look finds none.
+    init(capacity: Int, pollMillis: Int = 2) {
         ring = SPSCRing(capacity: capacity)
-        self.busyMicros = busyMicros
         self.pollMillis = pollMillis
         (bell, ringer) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
@@ -65,7 +63,6 @@ final class HitHandOff<Element: Sendable>: Sendable {
 
     /// Calls `body` with each hit in order until `finish` and the last hit; one consumer only.
     func receive(_ body: (Element) async -> Void) async {
-        var lastHitMicros = Int64.min / 2
         var bellRings = bell.makeAsyncIterator()
         while true {
             var took = false
@@ -73,13 +70,12 @@ final class HitHandOff<Element: Sendable>: Sendable {
                 took = true
                 await body(element)
             }
-            if took { lastHitMicros = MonotonicClock.nowMicros() }
             if finished.load(ordering: .sequentiallyConsistent) {
                 // `finish` came after the last send: one more look takes anything sent before it.
                 while let element = ring.pop() { await body(element) }
                 return
             }
-            if MonotonicClock.nowMicros() - lastHitMicros < busyMicros {
+            if took {
                 try? await Task.sleep(for: .milliseconds(pollMillis))
                 continue
             }
@@ -88,7 +84,6 @@ final class HitHandOff<Element: Sendable>: Sendable {
             if let element = ring.pop() {
                 parked.store(false, ordering: .relaxed)
                 await body(element)
-                lastHitMicros = MonotonicClock.nowMicros()
                 continue
             }
             if finished.load(ordering: .sequentiallyConsistent) { continue }

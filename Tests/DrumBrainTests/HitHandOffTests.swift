@@ -44,9 +44,9 @@ struct HitHandOffTests {
     }
 
     @Test func everyHitArrivesInOrderThroughBurstsAndPauses() async {
-        // Bursts with no pause, and pauses past the busy time, so that the consumer both polls
+        // Bursts with no pause, and pauses longer than a look, so that the consumer both polls
         // and parks.
-        let handOff = HitHandOff<Int>(capacity: 4096, busyMicros: 20_000, pollMillis: 2)
+        let handOff = HitHandOff<Int>(capacity: 4096, pollMillis: 2)
         let seen = Seen()
         let consumer = Task { await handOff.receive { value in seen.values.withLock { $0.append(value) } } }
         let values = Array(0..<3000)
@@ -58,13 +58,14 @@ struct HitHandOffTests {
     }
 
     @Test func aParkedConsumerIsWokenByEachHit() async {
-        // Busy time 0: the consumer parks after every drain, so every send goes through the
-        // doorbell. A lost wake-up leaves a hit waiting, and the count short.
-        let handOff = HitHandOff<Int>(capacity: 64, busyMicros: 0, pollMillis: 1)
+        // One hit at a time, each sent only once the last was taken, mostly after the consumer's
+        // look 1 ms later found nothing and it parked: those go through the doorbell. A lost
+        // wake-up leaves a hit waiting, and the count short.
+        let handOff = HitHandOff<Int>(capacity: 64, pollMillis: 1)
         let seen = Seen()
         let consumer = Task { await handOff.receive { value in seen.values.withLock { $0.append(value) } } }
         for round in 0..<400 {
-            await Self.produce(handOff, [round]) { _ in UInt32(round % 3 == 0 ? 0 : 200) }
+            await Self.produce(handOff, [round]) { _ in UInt32(round % 3 == 0 ? 0 : 3000) }
             #expect(await Self.waitFor(round + 1, in: seen, seconds: 10), "hit \(round) was not handed over")
             guard seen.count == round + 1 else { break }
         }
