@@ -252,7 +252,7 @@ struct Serve: AsyncParsableCommand {
         }
         let printer = Task {
             var out = StandardOutput()
-            var starts: [UInt32: StartedHit] = [:]
+            var starts = StartLedger()
             let startWaitMicros = Int64(jitterBufferMs * 1000) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
             await hits.receive { printed in
                 let (received, number, drum) = (printed.received, printed.number, printed.drum)
@@ -274,14 +274,15 @@ struct Serve: AsyncParsableCommand {
                 // longer (a sound server stopped for a second, then ALSA's pulse plugin holding the
                 // stream for two), so allow 5 s more before the line goes out without its frame.
                 let startDeadline = received.receivedMicros + startWaitMicros
-                while starts[number] == nil {
-                    while let started = engine.mixer.started.pop() { starts[started.id] = started }
-                    if starts[number] != nil || MonotonicClock.nowMicros() >= startDeadline { break }
+                starts.reach(number)
+                while !starts.has(number) {
+                    while let started = engine.mixer.started.pop() { starts.add(started) }
+                    if starts.has(number) || MonotonicClock.nowMicros() >= startDeadline { break }
                     try? await Task.sleep(for: .milliseconds(1))
                 }
-                if let started = starts[number], started.wasTakenBack {
+                if let started = starts.peek(number), started.wasTakenBack {
                     // Crosstalk taken back from the jitter buffer: it never sounds, so no burst.
-                    starts[number] = nil
+                    _ = starts.take(number)
                     if visual == nil {
                         out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
                                       + String(format3: Double(received.hit.velocity))
@@ -293,7 +294,7 @@ struct Serve: AsyncParsableCommand {
                 line += String(format3: Double(received.hit.velocity))
                 line += " pad=\(received.padName ?? "-")"
                 if let latency = received.latencyMicros { line += " latency_us=\(latency)" }
-                if let started = starts.removeValue(forKey: number) {
+                if let started = starts.take(number) {
                     line += " frame=\(started.frame) brain_us=\(started.renderedMicros - received.receivedMicros)"
                     if started.lateFrames > 0 {
                         line += " late_ms=" + String(format3: Double(started.lateFrames) * 1000 / Double(rate))
