@@ -364,9 +364,10 @@ struct Serve: AsyncParsableCommand {
                         + ", " } ?? "")
                    + "\(status.mixer.limitedSamples) samples limited"
                    + (status.mixer.lateHits > 0
-                      ? "; \(status.mixer.lateHits) hit\(status.mixer.lateHits == 1 ? "" : "s") arrived after their slot "
-                        + "in the \(DecimalFormatting.string(jitterBufferMs, decimals: 0)) ms jitter buffer and started late "
-                        + "(a longer --jitter-buffer-ms holds them)"
+                      ? (status.mixer.lateHits == 1
+                         ? "; 1 hit arrived after its slot in the " : "; \(status.mixer.lateHits) hits arrived after their slot in the ")
+                        + "\(DecimalFormatting.string(jitterBufferMs, decimals: 0)) ms jitter buffer and started late "
+                        + "(a longer --jitter-buffer-ms holds \(status.mixer.lateHits == 1 ? "it" : "them"))"
                       : "")
                    + (status.realtime == false ? "; ran without SCHED_FIFO (\(status.realtimeRefusal ?? "refused"))" : "")
                    + (status.outputError.map { "; output failed: \($0)" } ?? ""))
