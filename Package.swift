@@ -81,7 +81,7 @@ let package = Package(
         // Loopback benchmark of pads and brain: swift run -c release drumnet-bench
         .executableTarget(
             name: "drumnet-bench",
-            dependencies: ["DrumNet", "Monotonic", "DrumVisual", "CEpollFloor", .product(name: "NIOCore", package: "swift-nio"),
+            dependencies: ["DrumNet", "Monotonic", "DrumVisual", "PadSensors", "CEpollFloor", .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/DrumNetBench"),
         // drumnet-bench's peer in the same run: a bare C epoll server that decodes nothing.

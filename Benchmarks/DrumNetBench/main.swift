@@ -29,6 +29,7 @@ import Glibc
 #endif
 import Monotonic
 import CEpollFloor
+import PadSensors  // SystemFiles
 
 var seconds = 10.0
 var padCounts = [1, 8, 64, 256]
@@ -86,11 +87,17 @@ print("drumnet-bench: \(rate) hits/s per pad plus pings, \(seconds) s per row, l
 print(pad("pads", 5) + "  " + "server".padding(toLength: 9, withPad: " ", startingAt: 0) + pad("hits", 8) + pad("lost", 6)
       + pad("p50 µs", 9) + pad("p99 µs", 9) + pad("max µs", 9) + pad("CPU", 8) + pad("user", 8) + pad("kernel", 8))
 
-/// The server under measurement: the brain, or the C floor beside it.
+/// The server under measurement: the brain, the C floor beside it, or a drumbrain apart.
 protocol Server: Sendable {
     var port: Int { get }
     /// Pads connected (and, for the brain, said hello).
     func connected() async throws -> Int
+    /// Counts hits received (and their latencies, where measured) afresh, with room for `expected`.
+    func startCounting(expected: Int)
+    /// Hits received since `startCounting`, or nil where the server cannot say.
+    func received() -> Int?
+    /// Their latencies, send → handler, µs, where the server measures them.
+    func latencies() -> [Int64]?
     /// The server thread's CPU time so far, µs: total, user, system.
     func cpu() async throws -> (total: Int64, user: Int64, system: Int64)
     func stop() async
@@ -98,18 +105,44 @@ protocol Server: Sendable {
 
 struct Brain: Server {
     let server: BrainServer
+    let measured: Latencies
     var port: Int { server.port }
+
+    /// A brain on loopback whose handler records each hit's latency.
+    init(pads: Int) async throws {
+        let measured = Latencies()
+        server = try await BrainServer(
+            configuration: .init(host: "127.0.0.1", port: 0, brainName: "bench", kitName: "none",
+                                 maxConnections: pads + 16),
+            onHit: { received in
+                // The handler's own reading: send → handler, whatever the brain did before calling it.
+                if let sent = received.hit.padTimeMicros { measured.add(MonotonicClock.nowMicros() - sent) }
+            })
+        self.measured = measured
+    }
+
     func connected() async throws -> Int { try await server.statistics().filter { $0.padName != nil }.count }
+    func startCounting(expected: Int) {
+        // Room for every hit, so that the handler's append never grows the array mid-run.
+        measured.values.withLock {
+            $0.removeAll(keepingCapacity: true)
+            $0.reserveCapacity(expected)
+        }
+    }
+    func received() -> Int? { measured.values.withLock { $0.count } }
+    func latencies() -> [Int64]? { measured.values.withLock { $0 } }
     func cpu() async throws -> (total: Int64, user: Int64, system: Int64) {
         try await server.onNetworkThread { threadCPUMicros() }
     }
     func stop() async { _ = await server.stop() }
 }
 
-final class Floor: Server, @unchecked Sendable {
-    // @unchecked: the C floor's calls are thread-safe (atomics); the pointer itself never changes.
-    let floor: OpaquePointer
+final class Floor: Server, Sendable {
+    /// The C floor; its calls are thread-safe (atomics).
+    nonisolated(unsafe) let floor: OpaquePointer
     let port: Int
+    /// Messages the floor had read when counting started.
+    let countedFrom = Atomic<Int>(0)
 
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -129,7 +162,9 @@ final class Floor: Server, @unchecked Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
     func connected() async throws -> Int { epoll_floor_connections(floor) }
-    func messages() -> Int { epoll_floor_messages(floor) }
+    func startCounting(expected: Int) { countedFrom.store(epoll_floor_messages(floor), ordering: .relaxed) }
+    func received() -> Int? { epoll_floor_messages(floor) - countedFrom.load(ordering: .relaxed) }
+    func latencies() -> [Int64]? { nil }
     func cpu() async throws -> (total: Int64, user: Int64, system: Int64) {
         var total: Int64 = 0, user: Int64 = 0, system: Int64 = 0
         epoll_floor_cpu(floor, &total, &user, &system)
@@ -148,33 +183,25 @@ struct Drumbrain: Server {
     init(port: Int, pid: Int) throws {
         self.port = port
         self.pid = pid
-        var found: Int?
-        if let directory = opendir("/proc/\(pid)/task") {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if let tid = Int(name), Self.read("/proc/\(pid)/task/\(tid)/comm") == "drumbrain-net\n" { found = tid }
-            }
-            closedir(directory)
+        guard let found = SystemFiles.list("/proc/\(pid)/task").first(where: {
+            SystemFiles.readText("/proc/\(pid)/task/\($0)/comm") == "drumbrain-net"
+        }).flatMap({ Int($0) }) else {
+            throw BenchError("no thread drumbrain-net in process \(pid): is it a drumbrain?")
         }
-        guard let found else { throw BenchError("no thread drumbrain-net in process \(pid): is it a drumbrain?") }
         thread = found
-    }
-
-    static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = fread(&bytes, 1, bytes.count, file)
-        return String(decoding: bytes[..<count], as: UTF8.self)
     }
 
     func connected() async throws -> Int {
         try await Task.sleep(for: .seconds(2))  // no statistics to ask for: give the pads time
         return Int.max
     }
+    // Not asked what it received: tools/bench/drumbrain-cpu counts its lines.
+    func startCounting(expected: Int) {}
+    func received() -> Int? { nil }
+    func latencies() -> [Int64]? { nil }
     func cpu() async throws -> (total: Int64, user: Int64, system: Int64) {
         let task = "/proc/\(pid)/task/\(thread)"
-        guard let schedstat = Self.read("\(task)/schedstat"), let stat = Self.read("\(task)/stat"),
+        guard let schedstat = SystemFiles.readText("\(task)/schedstat"), let stat = SystemFiles.readText("\(task)/stat"),
               let nanos = schedstat.split(separator: " ").first.flatMap({ Int64($0) }) else {
             throw BenchError("cannot read \(task): has the brain stopped?")
         }
@@ -197,7 +224,7 @@ let padGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
 /// One row: `count` pads against `server` for `seconds`; prints what was measured.
 @MainActor
-func row(count: Int, name: String, server: some Server, latencies: Latencies?, phases: [Int64]) async throws {
+func row(count: Int, name: String, server: some Server, phases: [Int64]) async throws {
     let links = (0..<count).map { i in
         PadLink(configuration: .init(padName: "pad-\(i)", drum: "snare",
                                      target: .address(host: "127.0.0.1", port: server.port)),
@@ -208,12 +235,7 @@ func row(count: Int, name: String, server: some Server, latencies: Latencies?, p
         try await Task.sleep(for: .milliseconds(20))
     }
     try await Task.sleep(for: .milliseconds(300))  // pings settle
-    // Room for every hit, so that the handler's append never grows the array mid-run.
-    latencies?.values.withLock {
-        $0.removeAll(keepingCapacity: true)
-        $0.reserveCapacity(Int(Double(count) * rate * (seconds + 1)))
-    }
-    let floorBefore = (server as? Floor)?.messages() ?? 0
+    server.startCounting(expected: Int(Double(count) * rate * (seconds + 1)))
     let cpuBefore = try await server.cpu()
     let wallBefore = MonotonicClock.nowMicros()
     // Each pad sends on its own period, from its phase: independent pads, neither spread evenly
@@ -233,10 +255,9 @@ func row(count: Int, name: String, server: some Server, latencies: Latencies?, p
     let wall = MonotonicClock.nowMicros() - wallBefore
     var sent = 0
     for link in links { sent += await link.stop().sentHits }
-    // A drumbrain apart is not asked what it received: tools/bench/drumbrain-cpu counts its lines.
-    let received: Int? = latencies?.values.withLock { $0.count } ?? (server as? Floor).map { $0.messages() - floorBefore }
+    let received = server.received()
+    let sorted = server.latencies()?.sorted()
     await server.stop()
-    let sorted = latencies?.values.withLock { $0 }.sorted()
     func share(_ micros: Int64) -> String { oneDecimal(Double(micros) / Double(wall) * 100) + " %" }
     func micros(_ p: Double) -> String { sorted.map { "\(percentile($0, p))" } ?? "—" }
     print(pad("\(count)", 5) + "  " + name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(received ?? sent)", 8)
@@ -247,29 +268,16 @@ func row(count: Int, name: String, server: some Server, latencies: Latencies?, p
 
 do {
     for count in padCounts {
-        if let external {
-            let periodMicros = Int64(1e6 / rate)
-            let phases = (0..<count).map { _ in Int64.random(in: 0..<periodMicros, using: &random) }
-            try await row(count: count, name: "drumbrain", server: try Drumbrain(port: external.port, pid: external.pid),
-                          latencies: nil, phases: phases)
-            if withFloor {
-                try await row(count: count, name: "floor", server: try Floor(), latencies: nil, phases: phases)
-            }
-            continue
-        }
         let periodMicros = Int64(1e6 / rate)
         let phases = (0..<count).map { _ in Int64.random(in: 0..<periodMicros, using: &random) }
-        let latencies = Latencies()
-        let brain = try await BrainServer(
-            configuration: .init(host: "127.0.0.1", port: 0, brainName: "bench", kitName: "none",
-                                 maxConnections: count + 16),
-            onHit: { received in
-                // The handler's own reading: send → handler, whatever the brain did before calling it.
-                if let sent = received.hit.padTimeMicros { latencies.add(MonotonicClock.nowMicros() - sent) }
-            })
-        try await row(count: count, name: "brain", server: Brain(server: brain), latencies: latencies, phases: phases)
+        if let external {
+            try await row(count: count, name: "drumbrain", server: try Drumbrain(port: external.port, pid: external.pid),
+                          phases: phases)
+        } else {
+            try await row(count: count, name: "brain", server: try await Brain(pads: count), phases: phases)
+        }
         if withFloor {
-            try await row(count: count, name: "floor", server: try Floor(), latencies: nil, phases: phases)
+            try await row(count: count, name: "floor", server: try Floor(), phases: phases)
         }
     }
 } catch {

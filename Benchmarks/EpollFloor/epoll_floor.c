@@ -62,7 +62,7 @@ static void pong(int fd, const unsigned char *packet, uint32_t length) {
 
 static void *serve(void *argument) {
     struct epoll_floor *f = argument;
-    static __thread unsigned char buffer[65536];
+    unsigned char buffer[65536];
     struct epoll_event events[64];
     while (!atomic_load(&f->stop)) {
         answer_cpu(f);

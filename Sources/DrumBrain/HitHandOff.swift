@@ -86,9 +86,8 @@ final class HitHandOff<Element: Sendable>: Sendable {
                 await body(element)
                 continue
             }
-            if finished.load(ordering: .sequentiallyConsistent) { continue }
-            // Woken by the next hit or by `finish`; a ring left over from an earlier park only
-            // costs one more look.
+            // Woken by the next hit or by `finish` (whose ring waits in the bell if it came
+            // first); a ring left over from an earlier park only costs one more look.
             _ = await bellRings.next()
         }
     }

@@ -280,9 +280,9 @@ struct Serve: AsyncParsableCommand {
                     if starts.has(number) || MonotonicClock.nowMicros() >= startDeadline { break }
                     try? await Task.sleep(for: .milliseconds(1))
                 }
-                if let started = starts.peek(number), started.wasTakenBack {
+                let started = starts.take(number)
+                if let started, started.wasTakenBack {
                     // Crosstalk taken back from the jitter buffer: it never sounds, so no burst.
-                    _ = starts.take(number)
                     if visual == nil {
                         out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
                                       + String(format3: Double(received.hit.velocity))
@@ -294,7 +294,7 @@ struct Serve: AsyncParsableCommand {
                 line += String(format3: Double(received.hit.velocity))
                 line += " pad=\(received.padName ?? "-")"
                 if let latency = received.latencyMicros { line += " latency_us=\(latency)" }
-                if let started = starts.take(number) {
+                if let started {
                     line += " frame=\(started.frame) brain_us=\(started.renderedMicros - received.receivedMicros)"
                     if started.lateFrames > 0 {
                         line += " late_ms=" + String(format3: Double(started.lateFrames) * 1000 / Double(rate))

@@ -24,9 +24,6 @@ struct StartLedger {
     /// Whether the report for `number` is in.
     func has(_ number: UInt32) -> Bool { starts[number] != nil }
 
-    /// The report for `number`, if it is in, left in place.
-    func peek(_ number: UInt32) -> StartedHit? { starts[number] }
-
     /// Keeps a report, unless it is for a hit the printer has passed.
     mutating func add(_ started: StartedHit) {
         guard !isPassed(started.id) else { return }
