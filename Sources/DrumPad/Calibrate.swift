@@ -59,7 +59,7 @@ struct Calibrate: ParsableCommand {
         if !folder.isEmpty { Self.makeFolders(folder) }
         let text = """
             # drumpad settings, from `drumpad calibrate` on \(source)
-            # \(batch.count) samples at ~\(Self.text(result.rateHz)) Hz; noise (p99.9 of |h| at rest) \
+            # \(batch.count) samples at ~\(Self.text(result.rateHz)) Hz; noise (p99.9 of the trigger |h'| at rest) \
             \(Self.text(result.noiseG)) g; \(result.strikes.count) strikes, peaks \
             \(Self.text(result.strikes.min() ?? 0))–\(Self.text(result.strikes.max() ?? 0)) g; \
             ringing p90 \(Self.text(result.ringingMs)) ms
@@ -139,14 +139,14 @@ struct Calibrate: ParsableCommand {
 /// What a calibration run measured, and the settings it proposes.
 struct Calibration {
     var rateHz: Double
-    /// p99.9 of |h| away from strikes, in g.
+    /// p99.9 of the trigger's |h'| away from strikes, in g.
     var noiseG: Double
     /// Each strike's strength in g, as the adaptive detector measures it for velocity (how far z
     /// went from its level before the strike).
     var strikes: [Double]
-    /// Each strike's peak |h| (the trigger's units; `strikes` are in velocity's), in g.
+    /// Each strike's peak |h'| (the trigger's units; `strikes` are in velocity's), in g.
     var strikePeaksH: [Double] = []
-    /// p90 of how long a strike's |h| stays over a fifth of its peak (and the noise), in ms.
+    /// p90 of how long a strike's |h'| stays over a fifth of its peak (and the noise), in ms.
     var ringingMs: Double
 
     /// Settings for the adaptive detector, or nil without strikes.
@@ -166,12 +166,12 @@ struct Calibration {
         let count = batch.count
         let span = (batch.time.last ?? 0) - (batch.time.first ?? 0)
         rateHz = count > 1 && span > 0 ? Double(count - 1) / span : 0
-        // The adaptive detector's own high-pass, so the numbers are in its units.
+        // The adaptive detector's own trigger, |h'|, so the numbers are in its units.
         var h = [Double](repeating: 0, count: count)
-        var highPass = HighPass(timeConstantMs: AdaptiveDetector.Configuration().highPassMs)
-        highPass.prime(batch.z.first ?? 0)
+        var shock = ShockFilter(timeConstantMs: AdaptiveDetector.Configuration().highPassMs)
+        shock.prime(batch.z.first ?? 0)
         for i in 1..<max(count, 1) {
-            h[i] = abs(highPass.filter(batch.z[i], dt: max(batch.time[i] - batch.time[i - 1], 1e-6)))
+            h[i] = shock.filter(batch.z[i], dt: max(batch.time[i] - batch.time[i - 1], 1e-6)).trigger
         }
         var detector = AdaptiveDetector()
         let hits = detector.detect(z: batch.z, time: batch.time, gapsBefore: batch.gapsBefore)
@@ -190,7 +190,7 @@ struct Calibration {
                 nearStrike[j] = true
                 j -= 1
             }
-            // The trigger's peak: |h| within the scan (at least two samples, 4 ms).
+            // The trigger's peak: |h'| within the scan (at least two samples, 4 ms).
             var peakH = 0.0
             var k = hit.index
             while k < count && (k - hit.index <= 2 || batch.time[k] - hit.time <= 0.004) {

@@ -24,7 +24,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Strength in g that gives velocity 1: the jump |Δz| (default detector, tvdrums; default 2.0), or for adaptive how far z went from its level before the strike (default 3.0).")
     var velocityFullScale: Double?
 
-    @Option(help: "Adaptive detector: the least high-passed |h| in g that fires, however quiet the sensor (default 0.14).")
+    @Option(help: "Adaptive detector: the least trigger |h'| (z high-passed twice) in g that fires, however quiet the sensor (default 0.11).")
     var minimumG: Double?
 
     func validate() throws {
@@ -41,7 +41,7 @@ struct DetectorOptions: ParsableArguments {
             throw ValidationError("--mask-ms must be ≥ 0, such as 45")
         }
         if let minimumG, !(minimumG > 0 && minimumG.isFinite) {
-            throw ValidationError("--minimum-g must be > 0 g, such as 0.14")
+            throw ValidationError("--minimum-g must be > 0 g, such as 0.11")
         }
         if let velocityFullScale, !(velocityFullScale > 0) {
             throw ValidationError("--velocity-full-scale must be > 0 g, such as 2.0")

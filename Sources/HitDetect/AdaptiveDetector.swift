@@ -6,13 +6,21 @@ import Glibc
 /// way trigger modules (Edrumulus, microDRUM) find drum strikes:
 ///
 /// - **High-pass:** z minus a one-pole low-pass of itself (time constant `highPassMs`, 4 ms), so
-///   gravity, tilt and handling (pushes of 60 ms and more) drop out; `a = |h|` is the size of the
-///   shock.
-/// - **Noise floor:** a slow running mean of `a` while idle and at least `quietMs` (100 ms) after
-///   the last strike's peak, so that a roll's ringing between strokes does not raise it; a
+///   gravity, tilt and handling (pushes of 60 ms and more) drop out; `|h|` is the size of the
+///   shock, and where it began and how it decays.
+/// - **Trigger:** `a = |h'|`, h high-passed once more the same way (`ShockFilter`). A strike is a
+///   shock of a few ms; walking and handling are bounces of 100 ms and more. Differenced twice,
+///   the bounce shrinks far more than the shock: at 100 Hz, where one high-pass is little more
+///   than the jump from the last sample, the carried corpus logs' largest value fell from 0.12 to
+///   0.09 g while their weakest strikes' rose, so ghost notes that were under walking's jumps
+///   now fire and the carried pad still does not.
+/// - **Noise floor:** a slow running mean of `a` (time constant `noiseFloorSeconds`, and while it
+///   has seen less than that, over the time it has) while idle and at least `quietMs` (100 ms)
+///   after the last strike's peak, so that a roll's ringing between strokes does not raise it; a
 ///   strike starts when `a` passes `noiseFactor` × that floor (and at least `minimumG`).
 /// - **Scan:** from the onset for `scanMs`, and for at least `minimumScanSamples` sample
-///   periods, the peak of `a` is collected, so velocity follows the true peak, not the first
+///   periods, the peak of |h| is collected (the re-arm's reference), and z's furthest departure
+///   from its level before the onset (the hit's strength), so velocity follows the true peak, not the first
 ///   sample over the threshold. Behind a sensor's own low-pass the shock's peak lands up to two
 ///   samples after its onset, so at 250 Hz the scan is 8 ms and at 1.6 kHz 4 ms. When the onset
 ///   was found before the sample that crossed, the scan also lasts `minimumScanSamples` periods
@@ -21,7 +29,7 @@ import Glibc
 ///   is reported on the sample that crossed.)
 /// - **Mask:** for `maskMs` after the start nothing can fire, so the ringing of the board after
 ///   a strike never fires again, at 100 Hz or at 1.6 kHz alike (time, not samples).
-/// - **Re-arm:** after the mask a new strike must also pass `rearmFraction` × the last peak,
+/// - **Re-arm:** after the mask a new strike's |h| must also pass `rearmFraction` × the last peak,
 ///   decaying with time constant `rearmDecayMs`: the tail of a loud strike cannot fire, but a
 ///   roll's next stroke can. The last peak is held through the mask: a sample of the ringing
 ///   higher than the decayed peak becomes the new reference, so a pad whose mount rings longer
@@ -32,7 +40,8 @@ import Glibc
 /// sample before the onset, over the onset and the scan: at 100–250 Hz the high-pass follows a
 /// strike within a sample or two, so its peak says more about where the samples fell than about
 /// the strike (on the corpus, rolls' velocity rank correlation at 200–250 Hz rose from
-/// 0.63–0.84 to 0.80–0.94 with this). Re-arm still works in |h|.
+/// 0.63–0.84 to 0.80–0.94 with this). Re-arm works in |h|, and so does finding the onset: a
+/// strike's first samples depart from the level before the trigger's |h'| rises.
 ///
 /// State diagram:
 /// ```
@@ -48,14 +57,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     public struct Configuration: Equatable, Sendable {
         public var highPassMs = 4.0
         public var noiseFactor = 4.0
-        public var minimumG = 0.14
+        public var minimumG = 0.11
         public var noiseFloorSeconds = 1.0
         public var quietMs = 100.0
         public var scanMs = 4.0
         public var minimumScanSamples = 2
         public var maskMs = 45.0
         public var rearmFraction = 1.0
-        public var rearmDecayMs = 35.0
+        public var rearmDecayMs = 40.0
         public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
 
         /// The defaults, with `velocity`.
@@ -74,12 +83,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     public let configuration: Configuration
     public private(set) var sampleCount = 0
     private var state = State.priming
-    private var highPass: HighPass
+    private var shock: ShockFilter
     private var noiseFloor = 0.0
+    private var noiseFloorLearned = 0.0  // seconds of quiet samples the floor has seen, up to noiseFloorSeconds
     private var previousTime = 0.0
     private var lastPeak = 0.0
     private var lastPeakTime = -Double.infinity
-    // The last few samples' |h| and times, newest first, to find where a strike began.
+    // The last few samples' |h| (not the trigger's |h'|) and times, newest first, to find where a
+    // strike began.
     private var recentA: (Double, Double, Double) = (0, 0, 0)
     private var recentTime: (Double, Double, Double) = (0, 0, 0)
     private var recentCount = 0
@@ -89,7 +100,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// A detector with `configuration`.
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        highPass = HighPass(timeConstantMs: configuration.highPassMs)
+        shock = ShockFilter(timeConstantMs: configuration.highPassMs)
     }
 
     public mutating func markGap() {
@@ -104,7 +115,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let index = sampleCount
         sampleCount += 1
         if case .priming = state {
-            highPass.prime(z)
+            shock.prime(z)
             recentZ = (z, z, z, z)
             previousTime = time
             state = .idle
@@ -113,10 +124,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let c = configuration
         let dt = max(time - previousTime, 1e-6)
         previousTime = time
-        let a = abs(highPass.filter(z, dt: dt))
+        let (departure, a) = shock.filter(z, dt: dt)
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
         defer {
-            recentA = (a, recentA.0, recentA.1)
+            recentA = (departure, recentA.0, recentA.1)
             recentTime = (time, recentTime.0, recentTime.1)
             recentZ = (z, recentZ.0, recentZ.1, recentZ.2)
             recentCount = min(recentCount + 1, 3)
@@ -126,17 +137,17 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             return nil
         case .masked(let until):
             // Hold the peak: ringing above the decayed last peak becomes the reference.
-            if a > rearmLevel(at: time) {
-                lastPeak = a
+            if departure > rearmLevel(at: time) {
+                lastPeak = departure
                 lastPeakTime = time
             }
             guard time >= until else { return nil }
             state = .idle
-            return idle(a: a, z: z, threshold: threshold, index: index, time: time, dt: dt)
+            return idle(a: a, departure: departure, z: z, threshold: threshold, index: index, time: time, dt: dt)
         case .idle:
-            return idle(a: a, z: z, threshold: threshold, index: index, time: time, dt: dt)
+            return idle(a: a, departure: departure, z: z, threshold: threshold, index: index, time: time, dt: dt)
         case .scanning(let start, let startTime, let peak, let startThreshold, let until, let base, let deviation):
-            let highest = max(peak, a)
+            let highest = max(peak, departure)
             let deepest = max(deviation, abs(z - base))
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
@@ -147,19 +158,24 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
     }
 
-    private mutating func idle(a: Double, z: Double, threshold: Double, index: Int, time: Double, dt: Double) -> Hit? {
+    private mutating func idle(a: Double, departure: Double, z: Double, threshold: Double, index: Int, time: Double,
+                               dt: Double) -> Hit? {
         let c = configuration
-        guard a > threshold && a > rearmLevel(at: time) * c.rearmFraction else {
+        guard a > threshold && departure > rearmLevel(at: time) * c.rearmFraction else {
             // Only quiet samples teach the floor, so strikes and their ringing do not raise it.
             if time - lastPeakTime > c.quietMs / 1000 {
-                noiseFloor += (1 - exp(-dt / c.noiseFloorSeconds)) * (a - noiseFloor)
+                // Until it has seen noiseFloorSeconds of quiet, the floor averages over the time
+                // it has, not towards its start at 0: otherwise a noisy sensor's first second
+                // would fire.
+                noiseFloorLearned = min(noiseFloorLearned + dt, c.noiseFloorSeconds)
+                noiseFloor += (1 - exp(-dt / noiseFloorLearned)) * (a - noiseFloor)
             }
             return nil
         }
         // The strike began where |h| first rose clearly over the noise, up to 3 samples (and
         // 12 ms) before the one that crossed: a soft strike seen through the sensor's low-pass
         // crosses late.
-        var earlier = 0, onsetTime = time, peak = a  // earlier: samples from the onset before this one
+        var earlier = 0, onsetTime = time, peak = departure  // earlier: samples from the onset before this one
         let rising = max(3 * noiseFloor, threshold * 0.3)
         while earlier < recentCount {
             let (earlierA, earlierTime) = recentSample(earlier)
@@ -230,9 +246,39 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     }
 }
 
+/// The adaptive detector's two measures of each sample, shared with calibration so both work in
+/// the same units: `departure`, |h| where h is z through `HighPass` (the size of the shock: where
+/// a strike began, its peak, the re-arm level), and `trigger`, |h'| where h' is h through a second
+/// `HighPass` of the same time constant (what must pass the noise floor and the minimum: a short
+/// shock keeps most of it, a slow bounce little).
+///
+/// Thread safety: a value type. Real-time safety: arithmetic only.
+public struct ShockFilter: Sendable {
+    private var first: HighPass
+    private var second: HighPass
+
+    /// Both stages with the low-pass time constant `timeConstantMs`.
+    public init(timeConstantMs: Double) {
+        first = HighPass(timeConstantMs: timeConstantMs)
+        second = HighPass(timeConstantMs: timeConstantMs)
+    }
+
+    /// Starts from `z` (after a gap, or at the first sample): nothing has changed yet.
+    public mutating func prime(_ z: Double) {
+        first.prime(z)
+        second.prime(0)
+    }
+
+    /// |h| and |h'| of `z`, taken `dt` seconds after the previous sample.
+    public mutating func filter(_ z: Double, dt: Double) -> (departure: Double, trigger: Double) {
+        let h = first.filter(z, dt: dt)
+        return (abs(h), abs(second.filter(h, dt: dt)))
+    }
+}
+
 /// z minus a one-pole low-pass of itself: what is left of a signal once gravity, tilt and slow
-/// handling are taken out. The adaptive detector's first stage, shared with calibration so both
-/// measure in the same units. Time-aware: `dt` may vary from sample to sample.
+/// handling are taken out. Each stage of `ShockFilter`. Time-aware: `dt` may vary from sample to
+/// sample.
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only.
 public struct HighPass: Sendable {

@@ -90,7 +90,7 @@ public enum Sweep {
                         threshold: threshold, blockedSamples: refractory, velocity: velocity))
                     detector.detect(batch, into: &hits)
                 case .adaptive:
-                    // The grid's threshold is the least |h| that fires (g), its refractory the mask (ms).
+                    // The grid's threshold is the least trigger |h'| that fires (g), its refractory the mask (ms).
                     var configuration = AdaptiveDetector.Configuration()
                     configuration.minimumG = threshold
                     configuration.maskMs = Double(refractory)

@@ -134,19 +134,22 @@ struct ReplayCommandTests {
     }
 
     /// Crosstalk from the pad beside it on the stand (the corpus fixture's neighbour log):
-    /// alone the adaptive detector fires on it; with --neighbour it is cancelled and every
-    /// strike is still found.
+    /// alone the adaptive detector fires on it; with --neighbour and the brain's 30 ms jitter
+    /// buffer it is all cancelled and every strike is still found.
     @Test func aNeighbourLogCancelsCrosstalk() {
         let base = Program.repositoryRoot + "/Tests/Fixtures/corpus/dualsense-crosstalk"
         let alone = Program.run("drumpad", ["replay", base + ".csv", "--labels", base + ".labels.csv",
                                             "--detector", "adaptive", "--no-settings"])
-        let together = Program.run("drumpad", ["replay", base + ".csv", "--labels", base + ".labels.csv",
-                                               "--detector", "adaptive", "--no-settings", "--neighbour", base + ".neighbour.csv"])
+        func withNeighbour(holding hold: Int) -> ProgramRun {
+            Program.run("drumpad", ["replay", base + ".csv", "--labels", base + ".labels.csv", "--detector", "adaptive",
+                                    "--no-settings", "--neighbour", base + ".neighbour.csv", "--jitter-buffer-ms", "\(hold)"])
+        }
+        let together = withNeighbour(holding: 30), atOnce = withNeighbour(holding: 0)
         #expect(alone.status == 0 && together.status == 0, "\(alone.stderr)\n\(together.stderr)")
         let strikes = Program.contents(base + ".labels.csv").split(separator: "\n").count - 1
-        // Decided when each hit would reach the brain (after its detector's scan), every one of
-        // the 20 is cancelled; decided by onset, 3 whose onset fell a fraction of a sample
-        // before the neighbour's strike stayed.
+        // Decided when each hit would reach the brain (after its detector's scan) and held 30 ms,
+        // every one of the 20 is cancelled. Decided at once, 2 stay: their detector's scan ended
+        // before that of the neighbour's strike that caused them, so they arrive first.
         func falseHits(_ run: ProgramRun) -> Int? {
             guard let range = run.stderr.range(of: "\(strikes) of \(strikes) strikes found, ") else { return nil }
             return Int(run.stderr[range.upperBound...].prefix { $0.isNumber })
@@ -154,6 +157,7 @@ struct ReplayCommandTests {
         let before = falseHits(alone), after = falseHits(together)
         #expect(before != nil && after != nil, "\(alone.stderr)\n\(together.stderr)")
         #expect((before ?? 0) >= 15 && after == 0, "\(alone.stderr)\n\(together.stderr)")
+        #expect(falseHits(atOnce) == 2, "\(atOnce.stderr)")
         #expect(together.stderr.contains("more cancelled as crosstalk from 1 neighbour: window 25.0 ms, ratio 0.5"),
                 "\(together.stderr)")
         #expect(together.stderr.contains("drumpad replay: neighbour \(base).neighbour.csv: "))

@@ -177,10 +177,10 @@ struct AdaptiveDetectorTests {
             z.append(1.0 + (k >= 0 && k < shape.count ? shape[k] : 0))
             t.append(Double(i) / rate)
         }
-        var highPass = HighPass(timeConstantMs: AdaptiveDetector.Configuration().highPassMs)
-        highPass.prime(z[0])
+        var shock = ShockFilter(timeConstantMs: AdaptiveDetector.Configuration().highPassMs)
+        shock.prime(z[0])
         var magnitudes = [0.0]
-        for i in 1..<z.count { magnitudes.append(abs(highPass.filter(z[i], dt: 1 / rate))) }
+        for i in 1..<z.count { magnitudes.append(shock.filter(z[i], dt: 1 / rate).trigger) }
         let crossing = magnitudes.firstIndex { $0 > AdaptiveDetector.Configuration().minimumG }!
         #expect(crossing >= 251, "the strike should cross after its first samples")
         var adaptive = AdaptiveDetector()
