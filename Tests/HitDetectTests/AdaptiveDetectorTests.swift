@@ -65,6 +65,31 @@ struct AdaptiveDetectorTests {
         #expect(Self.hits(&squared, signal).count < 32)
     }
 
+    /// The trigger is z high-passed twice. At 100 Hz a carried pad's walking (a bounce of 0.45 g
+    /// over 120 ms every half second) jumps further from one sample to the next than a ghost
+    /// note does, so no threshold on jumps can keep the first silent and find the second; the
+    /// second difference of the bounce is small and the ghost's shock is not.
+    @Test func ghostNotesFireWhereWalkingWithBiggerJumpsDoesNot() {
+        let rate = 100.0, bounce = 12, ghost = [0.05, -0.06, 0.03]  // samples after the onset
+        func log(_ event: (Int) -> Double) -> (z: [Double], t: [Double]) {
+            var random = Noise()
+            let z = (0..<2000).map { 1.0 + 0.004 * random.next() + event($0 % 50 - 10) }
+            return (z, z.indices.map { Double($0) / rate })
+        }
+        let walking = log { k in
+            k >= 0 && k < bounce ? 0.45 * (0.5 - 0.5 * cos(2 * .pi * Double(k) / Double(bounce - 1))) : 0
+        }
+        let ghosts = log { k in k >= 1 && k <= ghost.count ? ghost[k - 1] : 0 }
+        func largestJump(_ z: [Double]) -> Double { zip(z, z.dropFirst()).map { abs($1 - $0) }.max()! }
+        #expect(largestJump(ghosts.z) < largestJump(walking.z) - 0.01,
+                "\(largestJump(ghosts.z)) against \(largestJump(walking.z))")
+        var carried = AdaptiveDetector(), still = AdaptiveDetector()
+        #expect(Self.hits(&carried, walking).isEmpty)
+        let found = Self.hits(&still, ghosts)
+        #expect(found.count == 40)
+        for (n, hit) in found.enumerated() { #expect(abs(hit.time - (Double(n) * 0.5 + 0.11)) < 0.025) }
+    }
+
     @Test(arguments: [0.005, 0.02, 0.05])
     func idleNoiseNeverFires(noise: Double) {
         let signal = Self.signal(rate: 250, seconds: 20, strikes: [], noise: noise)
