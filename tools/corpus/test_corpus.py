@@ -360,3 +360,36 @@ def test_bounds_prints_both_tables_and_finds_the_phone_hides_strikes():
     bad = subprocess.run([sys.executable, os.path.join(HERE, "bounds"), "--profiles", "iphone"],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "unknown profile 'iphone'" in bad.stderr
+
+
+def test_table_prints_both_readme_tables(tmp_path):
+    drumpad = os.path.join(ROOT, ".build", "debug", "drumpad")
+    if not os.access(drumpad, os.X_OK):
+        pytest.skip("drumpad is not built")
+    script = os.path.join(HERE, "table")
+    work = tmp_path / "work"
+    args = [sys.executable, script, "--seeds", "1", "2", "--seconds", "4", "--profiles", "adxl345",
+            "--scenarios", "sparse,crosstalk,idle", "--work", str(work), "--drumpad", drumpad]
+    out = subprocess.run(args, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "table: seed 1: generating 3 logs of 4 s" in out.stderr
+    f1, rho = out.stdout.strip().split("\n\n")
+    lines = f1.splitlines()
+    assert lines[0] == ("| profile | detector | sparse | crosstalk, with the neighbour, 30 ms buffer | "
+                        "crosstalk, pad alone | idle |")
+    default, adaptive = lines[2], lines[3]
+    assert default.startswith("| ADXL345 1.6 kHz | default |") and adaptive.startswith("|  | adaptive |")
+    cells = [c.strip() for c in adaptive.strip("|").split("|")]
+    # Two seeds per cell; the adaptive detector finds the ADXL345's sparse strikes, cancels the
+    # crosstalk with its neighbour and not without it, and keeps the idle pad silent.
+    sparse, together, alone, idle = (cells[2].split(" · "), cells[3].split(" · "), cells[4].split(" · "),
+                                     cells[5].split(" · "))
+    assert all(float(v) == 1.0 for v in sparse + together) and all(float(v) < 0.8 for v in alone)
+    assert idle == ["0", "0"]
+    assert rho.splitlines()[0] == "| profile | sparse | crosstalk |"
+    # A second run reuses the logs and prints the same tables.
+    again = subprocess.run(args, capture_output=True, text=True)
+    assert "reusing the logs" in again.stderr and again.stdout == out.stdout
+    missing = subprocess.run([sys.executable, script, "--drumpad", str(tmp_path / "nothing")],
+                             capture_output=True, text=True)
+    assert missing.returncode != 0 and "no drumpad at" in missing.stderr
