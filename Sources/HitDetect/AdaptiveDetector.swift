@@ -91,7 +91,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var lastPeakTime = -Double.infinity
     // The last few samples' |h| (not the trigger's |h'|) and times, newest first, to find where a
     // strike began.
-    private var recentA: (Double, Double, Double) = (0, 0, 0)
+    private var recentH: (Double, Double, Double) = (0, 0, 0)
     private var recentTime: (Double, Double, Double) = (0, 0, 0)
     private var recentCount = 0
     // The last four samples' z, newest first: the level a strike is measured from.
@@ -127,7 +127,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let (departure, a) = shock.filter(z, dt: dt)
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
         defer {
-            recentA = (departure, recentA.0, recentA.1)
+            recentH = (departure, recentH.0, recentH.1)
             recentTime = (time, recentTime.0, recentTime.1)
             recentZ = (z, recentZ.0, recentZ.1, recentZ.2)
             recentCount = min(recentCount + 1, 3)
@@ -178,10 +178,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         var earlier = 0, onsetTime = time, peak = departure  // earlier: samples from the onset before this one
         let rising = max(3 * noiseFloor, threshold * 0.3)
         while earlier < recentCount {
-            let (earlierA, earlierTime) = recentSample(earlier)
-            guard earlierA > rising, time - earlierTime <= 0.012, earlierTime > lastPeakTime else { break }
+            let (earlierH, earlierTime) = recentSample(earlier)
+            guard earlierH > rising, time - earlierTime <= 0.012, earlierTime > lastPeakTime else { break }
             onsetTime = earlierTime
-            peak = max(peak, earlierA)
+            peak = max(peak, earlierH)
             earlier += 1
         }
         let onsetIndex = index - earlier
@@ -212,11 +212,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     }
 
     /// |h| and time of the sample `back` + 1 before this one (`back` 0...2).
-    private func recentSample(_ back: Int) -> (a: Double, time: Double) {
+    private func recentSample(_ back: Int) -> (h: Double, time: Double) {
         switch back {
-        case 0: (recentA.0, recentTime.0)
-        case 1: (recentA.1, recentTime.1)
-        default: (recentA.2, recentTime.2)
+        case 0: (recentH.0, recentTime.0)
+        case 1: (recentH.1, recentTime.1)
+        default: (recentH.2, recentTime.2)
         }
     }
 
