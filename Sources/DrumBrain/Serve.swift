@@ -363,12 +363,7 @@ struct Serve: AsyncParsableCommand {
                         + (status.mixer.takenBackHits > 0 ? " (\(status.mixer.takenBackHits) taken back from the jitter buffer)" : "")
                         + ", " } ?? "")
                    + "\(status.mixer.limitedSamples) samples limited"
-                   + (status.mixer.lateHits > 0
-                      ? (status.mixer.lateHits == 1
-                         ? "; 1 hit arrived after its slot in the " : "; \(status.mixer.lateHits) hits arrived after their slot in the ")
-                        + "\(DecimalFormatting.string(jitterBufferMs, decimals: 0)) ms jitter buffer and started late "
-                        + "(a longer --jitter-buffer-ms holds \(status.mixer.lateHits == 1 ? "it" : "them"))"
-                      : "")
+                   + (status.mixer.lateHits > 0 ? Self.lateHitsText(status.mixer.lateHits, jitterBufferMs: jitterBufferMs) : "")
                    + (status.realtime == false ? "; ran without SCHED_FIFO (\(status.realtimeRefusal ?? "refused"))" : "")
                    + (status.outputError.map { "; output failed: \($0)" } ?? ""))
         for pad in totals {
@@ -455,6 +450,16 @@ final class CrosstalkGroups: Sendable {
 
     /// Hits cancelled so far, every group together.
     var cancelled: Int { state.withLock { $0.reduce(0) { $0 + $1.cancelled } } }
+}
+
+extension Serve {
+    /// The summary's clause on hits that arrived after their slot in the jitter buffer.
+    static func lateHitsText(_ count: Int, jitterBufferMs: Double) -> String {
+        let one = count == 1
+        return "; \(count) hit\(one ? "" : "s") arrived after \(one ? "its" : "their") slot in the "
+            + "\(DecimalFormatting.string(jitterBufferMs, decimals: 0)) ms jitter buffer and started late "
+            + "(a longer --jitter-buffer-ms holds \(one ? "it" : "them"))"
+    }
 }
 
 /// A received hit as the network thread hands it to the printing task.

@@ -271,8 +271,9 @@ public struct ShockFilter: Sendable {
 
     /// |h| and |h'| of `z`, taken `dt` seconds after the previous sample.
     public mutating func filter(_ z: Double, dt: Double) -> (departure: Double, trigger: Double) {
-        let h = first.filter(z, dt: dt)
-        return (abs(h), abs(second.filter(h, dt: dt)))
+        let step = first.step(dt: dt)  // the stages share a time constant: one exp per sample
+        let h = first.filter(z, step: step)
+        return (abs(h), abs(second.filter(h, step: step)))
     }
 }
 
@@ -298,8 +299,18 @@ public struct HighPass: Sendable {
 
     /// The high-passed value of `z`, taken `dt` seconds after the previous sample.
     public mutating func filter(_ z: Double, dt: Double) -> Double {
+        filter(z, step: step(dt: dt))
+    }
+
+    /// How far the low-pass moves towards a sample taken `dt` seconds after the previous one.
+    func step(dt: Double) -> Double {
+        1 - exp(-dt * 1000 / timeConstantMs)
+    }
+
+    /// The high-passed value of `z`, the low-pass moving by `step` (from `step(dt:)`).
+    mutating func filter(_ z: Double, step: Double) -> Double {
         let h = z - lowPass
-        lowPass += (1 - exp(-dt * 1000 / timeConstantMs)) * h
+        lowPass += step * h
         return h
     }
 }
