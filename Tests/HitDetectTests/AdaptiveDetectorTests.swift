@@ -90,6 +90,31 @@ struct AdaptiveDetectorTests {
         for (n, hit) in found.enumerated() { #expect(abs(hit.time - (Double(n) * 0.5 + 0.11)) < 0.025) }
     }
 
+    /// At 100 Hz the mount rings near the Nyquist frequency, so the sample after a strike's
+    /// first clear one can fall on a zero-crossing: z stays where the first took it, and |h| (all
+    /// but the jump from the last sample at this rate) looks quiet. The strike crosses on the
+    /// sample after that. Its onset is the first sample, two periods back, not the crossing
+    /// (20 ms late, which with the 5 ms its first sample already lags puts it past replay's
+    /// 25 ms tolerance).
+    @Test func aStrikeWhoseSecondSampleLooksQuietIsDatedFromItsFirstAt100Hz() {
+        let rate = 100.0, shape = [0.10, 0.12, -0.28, 0.09, -0.07]  // from its first sample on
+        var random = Noise()
+        var z: [Double] = [], t: [Double] = []
+        for i in 0..<600 {
+            let k = i % 50 - 20  // a strike every 0.5 s, its first sample at 0.2 s
+            z.append(1.0 + 0.004 * random.next() + (k >= 0 && k < shape.count ? shape[k] : 0))
+            t.append(Double(i) / rate)
+        }
+        var shock = ShockFilter(timeConstantMs: AdaptiveDetector.Configuration().highPassMs)
+        shock.prime(z[0])
+        let measures = [(departure: 0.0, trigger: 0.0)] + (1..<70).map { shock.filter(z[$0], dt: 1 / rate) }
+        #expect(measures[21].departure < 0.3 * AdaptiveDetector.Configuration().minimumG, "the second sample looks quiet")
+        #expect(measures[20].trigger < AdaptiveDetector.Configuration().minimumG && measures[21].trigger < 0.1)
+        var adaptive = AdaptiveDetector()
+        let found = Self.hits(&adaptive, (z, t))
+        #expect(found.map(\.index) == (0..<12).map { 20 + 50 * $0 })
+    }
+
     @Test(arguments: [0.005, 0.02, 0.05])
     func idleNoiseNeverFires(noise: Double) {
         let signal = Self.signal(rate: 250, seconds: 20, strikes: [], noise: noise)
