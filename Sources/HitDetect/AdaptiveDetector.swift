@@ -76,7 +76,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private enum State: Sendable {
         case priming
         case idle
-        case scanning(index: Int, time: Double, peak: Double, threshold: Double, until: Double, base: Double, deviation: Double)
+        case scanning(index: Int, time: Double, peak: Double, threshold: Double, until: Double, base: Double, deviation: Double, maskFrom: Double)
         case masked(until: Double)
     }
 
@@ -146,15 +146,15 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             return idle(a: a, departure: departure, z: z, threshold: threshold, index: index, time: time, dt: dt)
         case .idle:
             return idle(a: a, departure: departure, z: z, threshold: threshold, index: index, time: time, dt: dt)
-        case .scanning(let start, let startTime, let peak, let startThreshold, let until, let base, let deviation):
+        case .scanning(let start, let startTime, let peak, let startThreshold, let until, let base, let deviation, let maskFrom):
             let highest = max(peak, departure)
             let deepest = max(deviation, abs(z - base))
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
-                                  base: base, deviation: deepest)
+                                  base: base, deviation: deepest, maskFrom: maskFrom)
                 return nil
             }
-            return fire(index: start, time: startTime, peak: highest, deviation: deepest, threshold: startThreshold, now: time)
+            return fire(index: start, time: startTime, peak: highest, deviation: deepest, threshold: startThreshold, now: time, maskFrom: maskFrom)
         }
     }
 
@@ -172,7 +172,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             }
             return nil
         }
-        let (earlier, onsetTime) = onset(time: time, dt: dt, rising: max(3 * noiseFloor, threshold * 0.3))
+        let (earlier, onsetTime, maskFrom) = onset(time: time, dt: dt, rising: max(3 * noiseFloor, threshold * 0.3))
         var peak = departure
         for back in 0..<earlier { peak = max(peak, recentSample(back).h) }
         let onsetIndex = index - earlier
@@ -195,52 +195,54 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             until = time + c.scanMs / 1000
         }
         guard time < until else {
-            return fire(index: onsetIndex, time: onsetTime, peak: peak, deviation: deviation, threshold: threshold, now: time)
+            return fire(index: onsetIndex, time: onsetTime, peak: peak, deviation: deviation, threshold: threshold, now: time, maskFrom: maskFrom)
         }
         state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until,
-                          base: base, deviation: deviation)
+                          base: base, deviation: deviation, maskFrom: maskFrom)
         return nil
     }
 
     /// Where the strike that crossed on the sample at `time` began: how many samples before that
-    /// one (0 when it began there), and when. A soft strike seen through the sensor's low-pass
-    /// crosses late, so its start is found among the samples before, but never at or before the
-    /// last hit's peak:
-    /// - **Within 12 ms** (3 samples at 250 Hz, 2 at 200 Hz): back as long as each sample's |h|
-    ///   stayed over `rising`.
-    /// - **Where 12 ms holds fewer than two samples** (under ~170 Hz) and the pad was at rest
-    ///   three samples back (|h| at most `rising`), the earlier of the last two that had left that
-    ///   rest (|h|, or z's distance from z at rest, over `rising`), even if the other had not. At
-    ///   100 Hz a pad's mount rings near the Nyquist frequency, so the sample after a strike's
-    ///   first clear one can fall on a zero-crossing and look quiet; stopping there dates the
-    ///   strike one or two periods late, past the 25 ms a hit may be off by.
+    /// one (0 when it began there), and when; and when its mask starts. A soft strike seen
+    /// through the sensor's low-pass crosses late, so its start is found among the samples
+    /// before, but never at or before the last hit's peak:
+    /// - **The chain:** back, within 12 ms (3 samples at 250 Hz, 2 at 200 Hz), as long as each
+    ///   sample's |h| stayed over `rising`. The mask starts there.
+    /// - **Where 12 ms holds fewer than two samples** (under ~170 Hz), the onset is the earlier of
+    ///   the last two samples that had left the level of the sample before them (|h|, or z's
+    ///   distance from that level, over `rising`), even if the other had not. At 100 Hz a pad's
+    ///   mount rings near the Nyquist frequency, so the sample after a strike's first clear one
+    ///   can fall on a zero-crossing and look quiet; the chain stops there and dates the strike
+    ///   one or two periods late, past the 25 ms a hit may be off by. The mask still starts
+    ///   where the chain did: started from the earlier sample, it ended before the ringing of a
+    ///   roll's stroke had, which then crossed before the next stroke and took its place.
     ///
-    /// On the corpus's 100 Hz phone logs (seeds 1–5 and 14–21), the strikes dated more than 25 ms
-    /// late fell from 48 to 32 in the grooves, 7 to 1 in the sparse logs, 8 to 5 in crosstalk
-    /// and 113 to 105 in the rolls. Without the rest it also dated some strokes of a roll into
-    /// the ringing of the stroke before (seed 19's roll F1 0.969 → 0.953); three samples back
-    /// did that in every roll (F1 0.96–0.98 → 0.85).
-    private func onset(time: Double, dt: Double, rising: Double) -> (earlier: Int, time: Double) {
+    /// On the corpus's 100 Hz phone logs, over the tuning seeds 1–5 and 14–17 the mean F1 went
+    /// from 0.958 to 0.973 (grooves), 0.952 to 0.973 (rolls), 0.940 to 0.958 (sparse) and 0.954
+    /// to 0.957 (crosstalk); the other profiles' hits did not change. Asking instead that the pad be at rest before the earlier
+    /// sample (and starting the mask from the onset) kept the rolls as they were; starting the
+    /// mask from the onset without that cost them (seed 19: 0.969 → 0.953); three samples back
+    /// cost every roll (0.96–0.98 → 0.85).
+    private func onset(time: Double, dt: Double, rising: Double) -> (earlier: Int, time: Double, maskFrom: Double) {
         var earlier = 0, onsetTime = time
-        if 2 * dt > 0.012, recentCount == 3, recentSample(2).h <= rising, recentSample(2).time > lastPeakTime,
-           time - recentSample(2).time <= 3.05 * dt {
-            let level = recentLevel(2)
-            for back in 0..<2 {
-                let (h, sampleTime) = recentSample(back)
-                if h > rising || abs(recentLevel(back) - level) > rising {
-                    earlier = back + 1
-                    onsetTime = sampleTime
-                }
-            }
-            return (earlier, onsetTime)
-        }
         while earlier < recentCount {
             let (h, sampleTime) = recentSample(earlier)
             guard h > rising, time - sampleTime <= 0.012, sampleTime > lastPeakTime else { break }
             onsetTime = sampleTime
             earlier += 1
         }
-        return (earlier, onsetTime)
+        let chainTime = onsetTime
+        if 2 * dt > 0.012, recentCount == 3, time - recentSample(2).time <= 3.05 * dt {
+            let level = recentLevel(2)  // z of the sample before the two
+            for back in 0..<2 {
+                let (h, sampleTime) = recentSample(back)
+                if back + 1 > earlier, sampleTime > lastPeakTime, h > rising || abs(recentLevel(back) - level) > rising {
+                    earlier = back + 1
+                    onsetTime = sampleTime
+                }
+            }
+        }
+        return (earlier, onsetTime, chainTime)
     }
 
     /// |h| and time of the sample `back` + 1 before this one (`back` 0...2).
@@ -268,11 +270,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     }
 
     private mutating func fire(index: Int, time: Double, peak: Double, deviation: Double, threshold: Double,
-                               now: Double) -> Hit {
+                               now: Double, maskFrom: Double) -> Hit {
         let c = configuration
         lastPeak = peak
         lastPeakTime = now
-        state = .masked(until: time + c.maskMs / 1000)
+        state = .masked(until: maskFrom + c.maskMs / 1000)
         return Hit(index: index, time: time, strength: deviation,
                    velocity: c.velocity.velocity(amplitude: deviation, thresholdAmplitude: threshold))
     }

@@ -265,6 +265,17 @@ def test_fixtures_are_committed_and_regenerate_identically(tmp_path):
         assert filecmp.cmp(tmp_path / name, os.path.join(FIXTURES, name), shallow=False), name
 
 
+def test_the_long_fixture_regenerates_identically(tmp_path):
+    # Tests/Fixtures/corpus-long: 30 s of the phone's rolls, seed 19 (CorpusFixtureTests).
+    long = os.path.join(ROOT, "Tests", "Fixtures", "corpus-long")
+    if not os.path.isdir(long):
+        pytest.skip("no Tests/Fixtures/corpus-long")
+    assert sorted(os.listdir(long)) == ["phone-roll.csv", "phone-roll.labels.csv"]
+    corpus.generate(str(tmp_path), ["phone"], ["roll"], 30.0, 19)
+    for name in ("phone-roll.csv", "phone-roll.labels.csv"):
+        assert filecmp.cmp(tmp_path / name, os.path.join(long, name), shallow=False), name
+
+
 def test_score_prints_a_table(tmp_path):
     drumpad = os.path.join(ROOT, ".build", "debug", "drumpad")
     if not os.access(drumpad, os.X_OK):
