@@ -28,7 +28,8 @@ import Glibc
 ///   (`minimumScanSamples` 0: at rates where a sample period is longer than the scan, the hit
 ///   is reported on the sample that crossed.)
 /// - **Mask:** for `maskMs` after the start nothing can fire, so the ringing of the board after
-///   a strike never fires again, at 100 Hz or at 1.6 kHz alike (time, not samples).
+///   a strike never fires again, at 100 Hz or at 1.6 kHz alike (time, not samples). The start
+///   is where |h| rose without a break, even when the hit is dated earlier (`onset`).
 /// - **Re-arm:** after the mask a new strike's |h| must also pass `rearmFraction` × the last peak,
 ///   decaying with time constant `rearmDecayMs`: the tail of a loud strike cannot fire, but a
 ///   roll's next stroke can. The last peak is held through the mask: a sample of the ringing
@@ -219,10 +220,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     ///
     /// On the corpus's 100 Hz phone logs, over the tuning seeds 1–5 and 14–17 the mean F1 went
     /// from 0.958 to 0.973 (grooves), 0.952 to 0.973 (rolls), 0.940 to 0.958 (sparse) and 0.954
-    /// to 0.957 (crosstalk); the other profiles' hits did not change. Asking instead that the pad be at rest before the earlier
-    /// sample (and starting the mask from the onset) kept the rolls as they were; starting the
-    /// mask from the onset without that cost them (seed 19: 0.969 → 0.953); three samples back
-    /// cost every roll (0.96–0.98 → 0.85).
+    /// to 0.957 (crosstalk); the other profiles' hits did not change. Asking instead that the
+    /// pad be at rest before the earlier sample (and starting the mask from the onset) kept the
+    /// rolls as they were; starting the mask from the onset without that cost them (seed 19:
+    /// 0.969 → 0.953); three samples back cost every roll (0.96–0.98 → 0.85).
     private func onset(time: Double, dt: Double, rising: Double) -> (earlier: Int, time: Double, maskFrom: Double) {
         var earlier = 0, onsetTime = time
         while earlier < recentCount {
