@@ -56,11 +56,11 @@ func best(_ runs: Int, _ body: () -> Int) -> (seconds: Double, result: Int) {
 
 @MainActor
 func report(_ name: String, items: Int, unit: String, _ measured: (seconds: Double, result: Int),
-            bytes: Int? = nil) {
+            bytes: Int? = nil, result: String = "hits") {
     let perSecond = Double(items) / measured.seconds
     var line = name.padding(to: 44) + formatted(perSecond / 1e6, 1).leftPadded(to: 9) + " M \(unit)/s"
     if let bytes { line += "   " + formatted(Double(bytes) / measured.seconds / 1e6, 0) + " MB/s" }
-    line += "   (\(measured.result) hits, best of \(runs))"
+    line += "   (\(measured.result) \(result), best of \(runs))"
     print(line)
 }
 
@@ -100,6 +100,13 @@ report("tvdrums detector, streaming process()", items: samples, unit: "samples",
     return hits
 })
 
+report("adaptive detector, streaming process()", items: samples, unit: "samples", best(runs) {
+    var detector = AdaptiveDetector()
+    var hits = 0
+    for i in 0..<z.count where detector.process(z: z[i], time: time[i]) != nil { hits += 1 }
+    return hits
+})
+
 // The reader over an in-memory log in the format drumpad record writes (t,x,y,z), fed in 1 MiB
 // chunks as drumpad replay does, with the default detector on each batch.
 let readerRows = min(samples, 2_400_000)
@@ -125,6 +132,17 @@ func replayInMemory(readXY: Bool) -> Int {
     }
     return hits.count
 }
+
+// drumpad record's writer: rows of t,x,y,z as the recorder formats them, taken every 64 KiB.
+report("log writer, t,x,y,z rows (record)", items: readerRows, unit: "rows", best(runs) {
+    var rows = SensorLogWriter()
+    var written = 0
+    for i in 0..<readerRows {
+        rows.append(time: time[i], x: 0.0012, y: -0.0031, z: z[i])
+        if rows.bytes.count >= 1 << 16 { written += rows.take().count }
+    }
+    return written + rows.take().count
+}, result: "bytes")
 
 report("reader + detector, t,z columns (replay)", items: readerRows, unit: "rows",
        best(runs) { replayInMemory(readXY: false) }, bytes: log.count)

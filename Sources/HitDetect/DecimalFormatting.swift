@@ -8,7 +8,8 @@ public enum DecimalFormatting {
     public static func append(_ value: Double, decimals: Int, to out: inout [UInt8]) {
         precondition((0...9).contains(decimals), "decimals must be within 0...9")
         guard value.isFinite else {
-            out.append(contentsOf: value.isNaN ? Array("nan".utf8) : value < 0 ? Array("-inf".utf8) : Array("inf".utf8))
+            let text: StaticString = value.isNaN ? "nan" : value < 0 ? "-inf" : "inf"
+            text.withUTF8Buffer { out.append(contentsOf: $0) }
             return
         }
         var scale = 1.0
@@ -24,35 +25,34 @@ public enum DecimalFormatting {
         appendInteger(units / divisor, to: &out)
         guard decimals > 0 else { return }
         out.append(UInt8(ascii: "."))
+        // The fraction's digits, zero-padded, written in place from the last one back.
         var fraction = units % divisor
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: decimals)
-        var i = decimals - 1
-        while fraction > 0 && i >= 0 {
-            digits[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
+        let first = out.count
+        for _ in 0..<decimals { out.append(UInt8(ascii: "0")) }
+        var i = out.count - 1
+        while fraction > 0 && i >= first {
+            out[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
             fraction /= 10
             i -= 1
         }
-        out.append(contentsOf: digits)
     }
 
-    /// Appends an unsigned integer in decimal.
+    /// Appends an unsigned integer in decimal: its digits written in place, from the last one back.
     public static func appendInteger(_ value: UInt64, to out: inout [UInt8]) {
-        if value < 10 {
-            out.append(UInt8(ascii: "0") + UInt8(value))
-            return
+        var count = 1
+        var probe = value
+        while probe >= 10 {
+            probe /= 10
+            count += 1
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        let first = out.count
+        for _ in 0..<count { out.append(UInt8(ascii: "0")) }
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            out.append(contentsOf: buffer[(20 - count)...])
+        var i = out.count - 1
+        while i >= first {
+            out[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            i -= 1
         }
     }
 

@@ -34,15 +34,21 @@ public struct SensorLogWriter: Sendable {
     /// Appends one row.
     public mutating func append(time: Double, x: Double, y: Double, z: Double, hit: Bool = false) {
         DecimalFormatting.append(time, decimals: timeDecimals, to: &bytes)
-        for value in [x, y, z] {
-            bytes.append(UInt8(ascii: ","))
-            DecimalFormatting.append(value, decimals: valueDecimals, to: &bytes)
-        }
+        appendValue(x)
+        appendValue(y)
+        appendValue(z)
         if withHitColumn {
             bytes.append(UInt8(ascii: ","))
             bytes.append(hit ? UInt8(ascii: "1") : UInt8(ascii: "0"))
         }
         bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends `,value` (no array of the row's values: a row allocates nothing once the bytes'
+    /// capacity has grown to hold it).
+    private mutating func appendValue(_ value: Double) {
+        bytes.append(UInt8(ascii: ","))
+        DecimalFormatting.append(value, decimals: valueDecimals, to: &bytes)
     }
 
     /// Marks lost samples before the next row (`# gap`), so replays prime again there.

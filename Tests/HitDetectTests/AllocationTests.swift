@@ -67,6 +67,19 @@ struct AllocationTests {
         #expect(admitted > 0 && canceller.cancelled > 0)
     }
 
+    /// `drumpad record` writes a row per sample: once the writer's bytes have grown to hold the
+    /// rows between takes, a row costs no allocation (each number's digits are written in place).
+    @Test func logWriterRowsDoNotAllocateOnceItsBytesHaveGrown() {
+        var writer = SensorLogWriter()
+        for i in 0..<2000 { writer.append(time: Double(i) * 0.004, x: 0.0012, y: -0.0031, z: Self.z[i]) }
+        _ = writer.take()  // the writer keeps a buffer of the capacity it had
+        allocation_counter_start()
+        for i in 0..<1000 { writer.append(time: 1234.5 + Double(i) * 0.004, x: -0.5, y: .nan, z: Self.z[i], hit: i % 7 == 0) }
+        let counted = allocation_counter_stop()
+        #expect(counted == 0)
+        #expect(writer.bytes.count > 20_000)
+    }
+
     @Test func batchDetectionIntoReservedStorageDoesNotAllocate() {
         var detector = SquaredDeltaDetector()
         var hits: [Hit] = []
