@@ -117,7 +117,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--crosstalk-window-ms must be 0…1000, such as 25")
         }
         guard crosstalkRatio > 0 && crosstalkRatio <= 1 else {
-            throw ValidationError("--crosstalk-ratio must be over 0 and at most 1, such as 0.5")
+            throw ValidationError("--crosstalk-ratio must be over 0 and at most 1, such as 0.6")
         }
         _ = try crosstalkGroups()
     }

@@ -40,7 +40,7 @@ struct CrosstalkGroupTests {
         #expect(brain.output.contains("crosstalk cancelled within snare+racktom, floortom+crash"))
         try Self.send(port: port, [
             (DrumHit(drum: "snare", velocity: 0.9), after: 0.005),
-            (DrumHit(drum: "racktom", velocity: 0.2), after: 0.005),   // crosstalk: 0.2 ≤ 0.5 × 0.9
+            (DrumHit(drum: "racktom", velocity: 0.2), after: 0.005),   // crosstalk: 0.2 ≤ 0.6 × 0.9
             (DrumHit(drum: "kick", velocity: 0.1), after: 0.005),      // on no stand: plays
             (DrumHit(drum: "floortom", velocity: 0.3), after: 1.0),    // another stand: plays
             (DrumHit(drum: "racktom", velocity: 0.2), after: 0.005),   // a second after: plays

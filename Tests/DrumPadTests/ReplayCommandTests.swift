@@ -158,7 +158,7 @@ struct ReplayCommandTests {
         #expect(before != nil && after != nil, "\(alone.stderr)\n\(together.stderr)")
         #expect((before ?? 0) >= 15 && after == 0, "\(alone.stderr)\n\(together.stderr)")
         #expect(falseHits(atOnce) == 2, "\(atOnce.stderr)")
-        #expect(together.stderr.contains("more cancelled as crosstalk from 1 neighbour: window 25.0 ms, ratio 0.5"),
+        #expect(together.stderr.contains("more cancelled as crosstalk from 1 neighbour: window 25.0 ms, ratio 0.6"),
                 "\(together.stderr)")
         #expect(together.stderr.contains("drumpad replay: neighbour \(base).neighbour.csv: "))
         #expect(Self.hitRows(together.stdout).count == strikes + (after ?? 99))
@@ -202,7 +202,7 @@ struct ReplayCommandTests {
                                               "--jitter-buffer-ms", "\(hold)"])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(Self.hitRows(run.stdout).count == (hold > 0 ? 0 : 1), "held \(hold) ms: \(run.stdout)")
-            #expect(run.stderr.contains(hold > 0 ? "(1 more cancelled as crosstalk from 1 neighbour: window 25.0 ms, ratio 0.5, "
+            #expect(run.stderr.contains(hold > 0 ? "(1 more cancelled as crosstalk from 1 neighbour: window 25.0 ms, ratio 0.6, "
                                         + "jitter buffer 30.0 ms, 1 of them taken back)" : "(0 more cancelled"), "\(run.stderr)")
         }
         let bad = Program.run("drumpad", ["replay", soft, "--neighbour", loud, "--jitter-buffer-ms", "500"])
