@@ -172,7 +172,8 @@ struct Serve: AsyncParsableCommand {
             groups, .init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio, hold: jitterBufferMs / 1000))
         if !groups.isEmpty {
             printError("drumbrain: crosstalk cancelled within " + groups.map { $0.joined(separator: "+") }.joined(separator: ", ")
-                       + " (a hit at most \(crosstalkRatio)× a louder one within \(crosstalkWindowMs) ms)")
+                       + " (a hit at most \(crosstalkRatio)× a louder one within \(crosstalkWindowMs) ms, "
+                       + "or at most \(crosstalkRatio / 2)× it within \(2 * crosstalkWindowMs) ms after)")
         }
         // Each received hit, for its line and its burst; nothing when neither is wanted.
         let printsHits = !quiet || visual != nil

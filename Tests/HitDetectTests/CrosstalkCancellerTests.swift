@@ -14,7 +14,8 @@ struct CrosstalkCancellerTests {
         var canceller = CrosstalkCanceller()
         do { let sounds = canceller.admit(source: 1, time: 1.000, velocity: 0.8); #expect(sounds) }
         do { let sounds = canceller.admit(source: 2, time: 1.004, velocity: 0.49); #expect(sounds) }  // over 0.6 × 0.8
-        do { let sounds = canceller.admit(source: 3, time: 1.030, velocity: 0.1); #expect(sounds) }   // 30 ms: out of the window
+        do { let sounds = canceller.admit(source: 3, time: 1.030, velocity: 0.25); #expect(sounds) }  // 30 ms: over 0.3 × 0.8
+        do { let sounds = canceller.admit(source: 4, time: 1.052, velocity: 0.16); #expect(sounds) }  // 52 ms: past twice the window
         #expect(canceller.cancelled == 0)
     }
 
@@ -27,6 +28,21 @@ struct CrosstalkCancellerTests {
         #expect(canceller.cancelled == 1)
     }
 
+    /// A slow sensor dates the stand's ringing late: for twice the window, a hit of at most half
+    /// the ratio is still crosstalk; louder than that, or later, or before the loud hit, it plays.
+    @Test(arguments: [
+        (after: 0.040, velocity: 0.1, sounds: false),   // 40 ms, 0.1 ≤ 0.3 × 0.9
+        (after: 0.040, velocity: 0.3, sounds: true),    // over 0.3 × 0.9
+        (after: 0.055, velocity: 0.1, sounds: true),    // past twice the 25 ms window
+        (after: -0.040, velocity: 0.1, sounds: true),   // 40 ms before the loud hit
+    ])
+    func aMuchQuieterHitStaysCrosstalkForTwiceTheWindow(after: Double, velocity: Double, sounds: Bool) {
+        var canceller = CrosstalkCanceller()
+        do { let loud = canceller.admit(source: 1, time: 1.000, velocity: 0.9); #expect(loud) }
+        let quiet = canceller.admit(source: 2, time: 1.000 + after, velocity: velocity)
+        #expect(quiet == sounds)
+    }
+
     @Test func thePadItselfIsNeverItsOwnCrosstalk() {
         var canceller = CrosstalkCanceller()
         do { let sounds = canceller.admit(source: 1, time: 1.000, velocity: 0.9); #expect(sounds) }
@@ -34,12 +50,12 @@ struct CrosstalkCancellerTests {
     }
 
     @Test func aCancelledHitCancelsNothing() {
-        var canceller = CrosstalkCanceller(.init(window: 0.025, ratio: 0.5))
+        var canceller = CrosstalkCanceller(.init(window: 0.025, ratio: 0.6))
         do { let sounds = canceller.admit(source: 1, time: 1.000, velocity: 1.0); #expect(sounds) }
-        do { let sounds = canceller.admit(source: 2, time: 1.005, velocity: 0.4); #expect(!sounds) }
-        // 0.15 would be crosstalk of source 2's 0.4, but that hit never sounded; it is not
-        // crosstalk of source 1's either when the window has passed for it.
-        do { let sounds = canceller.admit(source: 3, time: 1.027, velocity: 0.15); #expect(sounds) }
+        do { let sounds = canceller.admit(source: 2, time: 1.005, velocity: 0.55); #expect(!sounds) }
+        // 0.32 would be crosstalk of source 2's 0.55 (22 ms after it, at most 0.6 × 0.55), but
+        // that hit never sounded; 27 ms after source 1's it is over 0.3 × 1.0, so not its either.
+        do { let sounds = canceller.admit(source: 3, time: 1.027, velocity: 0.32); #expect(sounds) }
     }
 
     @Test func aReorderedEarlierLouderHitStillCounts() {
@@ -70,13 +86,13 @@ struct CrosstalkCancellerTests {
     /// sounds when decided at once, and is taken back when the brain still holds it.
     @Test func aLouderHitArrivingLaterTakesBackWaitingCrosstalk() {
         var taken: [UInt32] = []
-        var held = CrosstalkCanceller(.init(window: 0.025, ratio: 0.5, hold: 0.030))
-        do { let sounds = held.admit(source: 2, time: 1.004, velocity: 0.2, arrival: 1.012, id: 7) { taken.append($0) }; #expect(sounds) }
-        do { let sounds = held.admit(source: 1, time: 1.000, velocity: 0.9, arrival: 1.020, id: 8) { taken.append($0) }; #expect(sounds) }
+        var held = CrosstalkCanceller(.init(window: 0.025, ratio: 0.6, hold: 0.030))
+        do { let sounds = held.admit(source: 2, time: 1.004, velocity: 0.55, arrival: 1.012, id: 7) { taken.append($0) }; #expect(sounds) }
+        do { let sounds = held.admit(source: 1, time: 1.000, velocity: 1.0, arrival: 1.020, id: 8) { taken.append($0) }; #expect(sounds) }
         #expect(taken == [7] && held.revoked == 1 && held.cancelled == 0)
-        // Taken back, it cancels nothing more: 27 ms after the loud hit (out of its window) and
-        // 23 ms after the taken-back one, a hit of 0.05 sounds.
-        do { let sounds = held.admit(source: 3, time: 1.027, velocity: 0.05, arrival: 1.035, id: 9) { taken.append($0) }; #expect(sounds) }
+        // Taken back, it cancels nothing more: 23 ms after the taken-back one (at most 0.6 × 0.55)
+        // and 27 ms after the loud hit (over 0.3 × 1.0), a hit of 0.32 sounds.
+        do { let sounds = held.admit(source: 3, time: 1.027, velocity: 0.32, arrival: 1.035, id: 9) { taken.append($0) }; #expect(sounds) }
         #expect(taken == [7])
 
         // Not held (hold 0), or arriving after the quiet hit's time + hold: it stays.
