@@ -21,8 +21,9 @@
 /// buffer, `Configuration.hold`), a louder hit that arrives while an earlier quieter one still
 /// waits takes that one back (`admit(…arrival:id:revoke:)`).
 ///
-/// Pads struck together on purpose (a flam, a soft hit under a loud one on another drum) are
-/// crosstalk to this rule too, so only pads that share a stand belong in a group.
+/// Pads struck together on purpose (a flam, a soft hit under a loud one on another drum, a much
+/// softer one up to twice the window after it) are crosstalk to this rule too, so only pads
+/// that share a stand belong in a group.
 ///
 /// Thread safety: a value type; the brain keeps it on its network thread. Real-time safety:
 /// fixed storage, allocation-free after `init`.
@@ -42,6 +43,7 @@ public struct CrosstalkCanceller: Sendable {
         /// hit is decided for good when it arrives.
         public var hold = 0.0
 
+        /// Settings with `window` and `hold` in seconds; the defaults are drumbrain's.
         public init(window: Double = 0.025, ratio: Double = 0.6, hold: Double = 0) {
             self.window = window
             self.ratio = ratio
