@@ -33,7 +33,9 @@ struct Serve: AsyncParsableCommand {
             neighbours weakly. Name the drums that share a stand with --crosstalk-group \
             snare,racktom (once per stand): a hit on one of them within \
             --crosstalk-window-ms after a hit on another of at least 1/--crosstalk-ratio its \
-            velocity is not played, and is printed as `crosstalk drum=… velocity=… pad=…`. \
+            velocity is not played, nor one up to twice that window after it at half that ratio \
+            (a slow sensor dates the stand's ringing late); it is printed as \
+            `crosstalk drum=… velocity=… pad=…`. \
             Drums on different stands are never compared: a soft hi-hat under a loud kick plays. \
             Pads whose sensor reports in bursts (a Joy-Con sends three samples every 15 ms) can \
             deliver crosstalk before the strike that caused it: with --jitter-buffer-ms 30 each \

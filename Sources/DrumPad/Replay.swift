@@ -44,7 +44,7 @@ struct Replay: ParsableCommand {
 
     @Option(name: .customLong("neighbour"), help: ArgumentHelp(
         "Cancel crosstalk from another pad on the same stand: its log (same clock), run through the same detector. Repeatable.",
-        discussion: "A hit of this log within --crosstalk-window-ms after a neighbour's hit of at least 1/--crosstalk-ratio its velocity is dropped, as drumbrain --crosstalk-group does live.",
+        discussion: "A hit of this log within --crosstalk-window-ms after a neighbour's hit of at least 1/--crosstalk-ratio its velocity is dropped, and so is one up to twice that window after it at half that ratio, as drumbrain --crosstalk-group does live.",
         valueName: "LOG"))
     var neighbours: [String] = []
 
