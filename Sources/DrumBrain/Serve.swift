@@ -170,12 +170,13 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--crosstalk-group: the kit \"\(loadedKit.name)\" has no drum \(drum) "
                                   + "(it has \(drums.names.joined(separator: ", ")))")
         }
-        let crosstalk = groups.isEmpty ? nil : CrosstalkGroups(
-            groups, .init(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio, hold: jitterBufferMs / 1000))
+        let rule = CrosstalkCanceller.Configuration(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio,
+                                                    hold: jitterBufferMs / 1000)
+        let crosstalk = groups.isEmpty ? nil : CrosstalkGroups(groups, rule)
         if !groups.isEmpty {
             printError("drumbrain: crosstalk cancelled within " + groups.map { $0.joined(separator: "+") }.joined(separator: ", ")
-                       + " (a hit at most \(crosstalkRatio)× a louder one within \(crosstalkWindowMs) ms, "
-                       + "or at most \(crosstalkRatio / 2)× it within \(2 * crosstalkWindowMs) ms after)")
+                       + " (a hit at most \(rule.ratio)× a louder one within \(crosstalkWindowMs) ms, "
+                       + "or at most \(rule.tailRatio)× it within \(DecimalFormatting.string(rule.tailWindow * 1000, decimals: 1)) ms after)")
         }
         // Each received hit, for its line and its burst; nothing when neither is wanted.
         let printsHits = !quiet || visual != nil

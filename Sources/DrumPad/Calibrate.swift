@@ -145,13 +145,13 @@ struct Calibration {
     /// went from its level before the strike).
     var strikes: [Double]
     /// Each strike's peak |h'| (the trigger's units; `strikes` are in velocity's), in g.
-    var strikePeaksH: [Double] = []
+    var strikeTriggerPeaks: [Double] = []
     /// p90 of how long a strike's |h'| stays over a fifth of its peak (and the noise), in ms.
     var ringingMs: Double
 
     /// Settings for the adaptive detector, or nil without strikes.
     var proposal: (minimumG: Double, maskMs: Double, fullScale: Double, configuration: AdaptiveDetector.Configuration)? {
-        guard let weakest = strikePeaksH.min(), let strongish = Self.rank(strikes, 0.9) else { return nil }
+        guard let weakest = strikeTriggerPeaks.min(), let strongish = Self.rank(strikes, 0.9) else { return nil }
         let minimumG = min(max(3 * noiseG, 0.05), weakest / 2)
         let maskMs = min(max(ringingMs * 1.25, 15), 50)  // 50 ms still lets a 20 stroke/s roll through
         let fullScale = max(strongish, minimumG * 2)
@@ -167,11 +167,11 @@ struct Calibration {
         let span = (batch.time.last ?? 0) - (batch.time.first ?? 0)
         rateHz = count > 1 && span > 0 ? Double(count - 1) / span : 0
         // The adaptive detector's own trigger, |h'|, so the numbers are in its units.
-        var h = [Double](repeating: 0, count: count)
+        var trigger = [Double](repeating: 0, count: count)
         var shock = ShockFilter(timeConstantMs: AdaptiveDetector.Configuration().highPassMs)
         shock.prime(batch.z.first ?? 0)
         for i in 1..<max(count, 1) {
-            h[i] = shock.filter(batch.z[i], dt: max(batch.time[i] - batch.time[i - 1], 1e-6)).trigger
+            trigger[i] = shock.filter(batch.z[i], dt: max(batch.time[i] - batch.time[i - 1], 1e-6)).trigger
         }
         var detector = AdaptiveDetector()
         let hits = detector.detect(z: batch.z, time: batch.time, gapsBefore: batch.gapsBefore)
@@ -191,23 +191,23 @@ struct Calibration {
                 j -= 1
             }
             // The trigger's peak: |h'| within the scan (at least two samples, 4 ms).
-            var peakH = 0.0
+            var peakTrigger = 0.0
             var k = hit.index
             while k < count && (k - hit.index <= 2 || batch.time[k] - hit.time <= 0.004) {
-                peakH = max(peakH, h[k])
+                peakTrigger = max(peakTrigger, trigger[k])
                 k += 1
             }
-            strikePeaksH.append(peakH)
+            strikeTriggerPeaks.append(peakTrigger)
             // Ringing: the last sample within 200 ms still over a fifth of that peak.
             var last = hit.index
             k = hit.index
             while k < count && batch.time[k] - hit.time < 0.2 {
-                if h[k] > peakH / 5 { last = k }
+                if trigger[k] > peakTrigger / 5 { last = k }
                 k += 1
             }
             ringing.append((batch.time[last] - hit.time) * 1000)
         }
-        noiseG = Self.rank((0..<count).filter { !nearStrike[$0] && $0 > 0 }.map { h[$0] }, 0.999) ?? 0
+        noiseG = Self.rank((0..<count).filter { !nearStrike[$0] && $0 > 0 }.map { trigger[$0] }, 0.999) ?? 0
         ringingMs = Self.rank(ringing, 0.9) ?? 0
     }
 

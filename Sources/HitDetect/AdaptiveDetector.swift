@@ -225,15 +225,16 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// rolls as they were; starting the mask from the onset without that cost them (seed 19:
     /// 0.969 → 0.953); three samples back cost every roll (0.96–0.98 → 0.85).
     private func onset(time: Double, dt: Double, rising: Double) -> (earlier: Int, time: Double, maskFrom: Double) {
+        let chainSeconds = 0.012
         var earlier = 0, onsetTime = time
         while earlier < recentCount {
             let (h, sampleTime) = recentSample(earlier)
-            guard h > rising, time - sampleTime <= 0.012, sampleTime > lastPeakTime else { break }
+            guard h > rising, time - sampleTime <= chainSeconds, sampleTime > lastPeakTime else { break }
             onsetTime = sampleTime
             earlier += 1
         }
         let chainTime = onsetTime
-        if 2 * dt > 0.012, recentCount == 3, time - recentSample(2).time <= 3.05 * dt {
+        if 2 * dt > chainSeconds, recentCount == 3, time - recentSample(2).time <= 3.05 * dt {
             let level = recentLevel(2)  // z of the sample before the two
             for back in 0..<2 {
                 let (h, sampleTime) = recentSample(back)

@@ -31,17 +31,22 @@ public struct CrosstalkCanceller: Sendable {
     /// The settings of a group.
     public struct Configuration: Equatable, Sendable {
         /// How long after a louder hit, in seconds, a quieter one on another pad is crosstalk.
-        public var window = 0.025
+        public var window: Double
         /// A hit is crosstalk when its velocity is at most `ratio` × the louder hit's. 0.6, not
         /// 0.5: velocity starts at the curve's floor (0.1), so a pad's crosstalk at the floor
         /// under a neighbour's modest 0.17–0.2 is 0.5–0.6 of it (a 100 Hz pad's strikes often
         /// measure that soft). On the corpus's crosstalk logs (17 seeds, with and without the
         /// jitter buffer), 0.6 raised the phone's cells by up to 0.075 and changed no other.
-        public var ratio = 0.6
+        public var ratio: Double
         /// How long after its own time a hit still waits to be played, in seconds (the brain's
         /// jitter buffer): until then a louder hit arriving later can take it back. 0: each
         /// hit is decided for good when it arrives.
-        public var hold = 0.0
+        public var hold: Double
+
+        /// How long after a louder hit a much quieter one is still crosstalk: twice the window.
+        public var tailWindow: Double { 2 * window }
+        /// How quiet that much quieter hit is, at most, against the louder: half the ratio.
+        public var tailRatio: Double { ratio / 2 }
 
         /// Settings with `window` and `hold` in seconds; the defaults are drumbrain's.
         public init(window: Double = 0.025, ratio: Double = 0.6, hold: Double = 0) {
@@ -52,11 +57,11 @@ public struct CrosstalkCanceller: Sendable {
 
         /// Whether the `quiet` hit (time in seconds, velocity) is crosstalk of the `loud` one
         /// on another pad: within `window` either side (arrivals may be out of time order by a
-        /// little) at most `ratio` as loud, or up to twice the window after it at most half that.
+        /// little) at most `ratio` as loud, or up to `tailWindow` after it at most `tailRatio`.
         func isCrosstalk(quiet: (time: Double, velocity: Double), loud: (time: Double, velocity: Double)) -> Bool {
             let after = quiet.time - loud.time
             if abs(after) <= window { return quiet.velocity <= ratio * loud.velocity }
-            return after > 0 && after <= 2 * window && quiet.velocity <= ratio / 2 * loud.velocity
+            return after > 0 && after <= tailWindow && quiet.velocity <= tailRatio * loud.velocity
         }
     }
 

@@ -25,19 +25,10 @@ public enum DecimalFormatting {
         appendInteger(units / divisor, to: &out)
         guard decimals > 0 else { return }
         out.append(UInt8(ascii: "."))
-        // The fraction's digits, zero-padded, written in place from the last one back.
-        var fraction = units % divisor
-        let first = out.count
-        for _ in 0..<decimals { out.append(UInt8(ascii: "0")) }
-        var i = out.count - 1
-        while fraction > 0 && i >= first {
-            out[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
-            fraction /= 10
-            i -= 1
-        }
+        appendDigits(units % divisor, count: decimals, to: &out)
     }
 
-    /// Appends an unsigned integer in decimal: its digits written in place, from the last one back.
+    /// Appends an unsigned integer in decimal.
     public static func appendInteger(_ value: UInt64, to out: inout [UInt8]) {
         var count = 1
         var probe = value
@@ -45,11 +36,18 @@ public enum DecimalFormatting {
             probe /= 10
             count += 1
         }
+        appendDigits(value, count: count, to: &out)
+    }
+
+    /// Appends the last `count` decimal digits of `value`, zero-padded on the left, written in
+    /// place from the last one back (no buffer of their own: nothing to allocate once `out` has
+    /// room).
+    private static func appendDigits(_ value: UInt64, count: Int, to out: inout [UInt8]) {
         let first = out.count
         for _ in 0..<count { out.append(UInt8(ascii: "0")) }
         var rest = value
         var i = out.count - 1
-        while i >= first {
+        while rest > 0 && i >= first {
             out[i] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
             i -= 1

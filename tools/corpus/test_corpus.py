@@ -339,10 +339,10 @@ def test_bounds_measures_jumps_and_departures():
     z = np.array([0.0, 0.0, 0.1, 0.5, -0.2, 0.0, 0.0, 0.0, 0.3, 0.3])
     assert list(bounds.jumps(z)) == pytest.approx([0, 0, 0.1, 0.4, 0.7, 0.2, 0, 0, 0.3, 0])
     # From an onset at 20 ms, 30 ms on: samples 2, 3, 4 -> the largest jump is 0.7.
-    assert list(bounds.largest_jump_after(t, z, [0.02])) == pytest.approx([0.7])
+    assert list(bounds.largest_after(t, z, [0.02])) == pytest.approx([0.7])
     # Second differences: |0.5 - 0.2 + 0| = 0.3 at sample 3, |-0.2 - 1.0 + 0.1| = 1.1 at 4, ...
     assert list(bounds.second_differences(z)) == pytest.approx([0, 0, 0.1, 0.3, 1.1, 0.9, 0.2, 0, 0.3, 0.3])
-    assert list(bounds.largest_jump_after(t, z, [0.02], feature=bounds.second_differences)) == pytest.approx([1.1])
+    assert list(bounds.largest_after(t, z, [0.02], feature=bounds.second_differences)) == pytest.approx([1.1])
     # Departure from the level before the onset (sample 1, 0.0) within 25 ms: |0.5|.
     assert list(bounds.peak_departure(t, z, [0.015])) == pytest.approx([0.5])
     # From the level 0.0 before 75 ms: samples 8 and 9 depart by 0.3.
