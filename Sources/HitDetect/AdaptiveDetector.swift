@@ -314,28 +314,23 @@ public struct ShockFilter: Sendable {
 }
 
 /// z minus a one-pole low-pass of itself: what is left of a signal once gravity, tilt and slow
-/// handling are taken out. Each stage of `ShockFilter`. Time-aware: `dt` may vary from sample to
+/// handling are taken out. Each stage of `ShockFilter` (its only use). Time-aware: `dt` may vary from sample to
 /// sample.
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only.
-public struct HighPass: Sendable {
+struct HighPass: Sendable {
     /// The low-pass' time constant in ms.
-    public let timeConstantMs: Double
+    let timeConstantMs: Double
     private var lowPass = 0.0
 
     /// A filter with the low-pass time constant `timeConstantMs`.
-    public init(timeConstantMs: Double) {
+    init(timeConstantMs: Double) {
         self.timeConstantMs = timeConstantMs
     }
 
     /// Starts from `z` (after a gap, or at the first sample): nothing has changed yet.
-    public mutating func prime(_ z: Double) {
+    mutating func prime(_ z: Double) {
         lowPass = z
-    }
-
-    /// The high-passed value of `z`, taken `dt` seconds after the previous sample.
-    public mutating func filter(_ z: Double, dt: Double) -> Double {
-        filter(z, step: step(dt: dt))
     }
 
     /// How far the low-pass moves towards a sample taken `dt` seconds after the previous one.
