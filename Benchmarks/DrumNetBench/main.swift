@@ -12,9 +12,10 @@
 // thread used as a share of one core, in all and split into user and kernel time.
 //
 // Then, in the same run and with the same pads and phases, the "floor" row: a bare C epoll server
-// (Benchmarks/EpollFloor) that only wakes, reads and answers pings, decoding nothing. What the
-// brain uses above it is the cost of its own code; the floor is what the kernel charges any
-// server for this load on this machine at that moment.
+// (Benchmarks/EpollFloor) that only wakes, reads and answers pings, and takes each hit's latency
+// from its pad time as the brain's handler does, decoding nothing else. What the brain uses above
+// it is the cost of its own code; the floor is what the kernel charges any server for this load
+// on this machine at that moment, and its latency what the machine's wake-ups allow.
 //
 // With --drumbrain PORT:PID the pads play a drumbrain already running (tools/bench/drumbrain-cpu
 // starts one), and the row is its network thread (`drumbrain-net`, read from /proc): the whole
@@ -141,8 +142,9 @@ final class Floor: Server, Sendable {
     /// The C floor; its calls are thread-safe (atomics).
     nonisolated(unsafe) let floor: OpaquePointer
     let port: Int
-    /// Messages the floor had read when counting started.
+    /// Messages the floor had read, and latencies it had measured, when counting started.
     let countedFrom = Atomic<Int>(0)
+    let latenciesFrom = Atomic<Int>(0)
 
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -162,9 +164,18 @@ final class Floor: Server, Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
     func connected() async throws -> Int { epoll_floor_connections(floor) }
-    func startCounting(expected: Int) { countedFrom.store(epoll_floor_messages(floor), ordering: .relaxed) }
+    func startCounting(expected: Int) {
+        countedFrom.store(epoll_floor_messages(floor), ordering: .relaxed)
+        latenciesFrom.store(epoll_floor_latency_count(floor), ordering: .relaxed)
+    }
     func received() -> Int? { epoll_floor_messages(floor) - countedFrom.load(ordering: .relaxed) }
-    func latencies() -> [Int64]? { nil }
+    func latencies() -> [Int64]? {
+        let from = latenciesFrom.load(ordering: .relaxed)
+        let count = max(0, epoll_floor_latency_count(floor) - from)
+        return [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = epoll_floor_latencies(floor, from, buffer.baseAddress, count)
+        }
+    }
     func cpu() async throws -> (total: Int64, user: Int64, system: Int64) {
         var total: Int64 = 0, user: Int64 = 0, system: Int64 = 0
         epoll_floor_cpu(floor, &total, &user, &system)

@@ -1,6 +1,7 @@
 // See include/epoll_floor.h. Level-triggered, one read of up to 64 KiB per event: per hit one
 // epoll wakeup and one read, as the brain's loop; pings answered with a 36-byte pong that echoes
-// the ping's time, as the brain does.
+// the ping's time, as the brain does; each hit's latency taken from its pad time, as the bench's
+// brain handler does.
 #define _GNU_SOURCE
 #include "epoll_floor.h"
 
@@ -28,7 +29,13 @@ struct epoll_floor {
     // Accepted descriptors, so that stopping closes them: -1 once closed. The thread's alone.
     int *accepted;
     long accepted_count, accepted_capacity;
+    // Each hit's latency, µs, in the order read. The thread writes entry n, then publishes n + 1
+    // in `latency_count` (release), so a reader that loads the count (acquire) may read below it.
+    int64_t *latencies;
+    atomic_long latency_count;
 };
+
+enum { latency_capacity = 1 << 20 };  // 256 pads at 20 hits/s for 200 s
 
 static int64_t micros(struct timeval t) { return (int64_t)t.tv_sec * 1000000 + t.tv_usec; }
 
@@ -58,6 +65,48 @@ static void pong(int fd, const unsigned char *packet, uint32_t length) {
     uint64_t brain = (uint64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
     for (int i = 0; i < 8; i++) out[28 + i] = (unsigned char)(brain >> (56 - 8 * i));
     (void)!send(fd, out, sizeof out, MSG_NOSIGNAL);
+}
+
+// The hit's pad time (its first `h` argument, µs), or -1 if it has none. `packet` is the OSC
+// message after its length prefix, `length` bytes; every field starts 4-byte aligned.
+static int64_t pad_time(const unsigned char *packet, uint32_t length) {
+    uint32_t at = 0;
+    while (at < length && packet[at]) at++;  // the address
+    at = (at + 4) & ~3u;                      // past its NUL and padding
+    if (at >= length || packet[at] != ',') return -1;
+    uint32_t tags = at + 1, end = tags;
+    while (end < length && packet[end]) end++;
+    uint32_t argument = (end + 4) & ~3u;
+    for (uint32_t tag = tags; tag < end; tag++) {
+        switch (packet[tag]) {
+        case 'h': {
+            if (argument + 8 > length) return -1;
+            uint64_t value = 0;
+            for (int i = 0; i < 8; i++) value = value << 8 | packet[argument + i];
+            return (int64_t)value;
+        }
+        case 's': {
+            uint32_t nul = argument;
+            while (nul < length && packet[nul]) nul++;
+            argument = (nul + 4) & ~3u;
+            break;
+        }
+        case 'i': case 'f': argument += 4; break;
+        case 'd': case 't': argument += 8; break;
+        default: return -1;
+        }
+    }
+    return -1;
+}
+
+static void record_latency(struct epoll_floor *f, const unsigned char *packet, uint32_t length) {
+    int64_t sent = pad_time(packet, length);
+    long n = atomic_load_explicit(&f->latency_count, memory_order_relaxed);
+    if (sent < 0 || n == latency_capacity) return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    f->latencies[n] = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000 - sent;
+    atomic_store_explicit(&f->latency_count, n + 1, memory_order_release);
 }
 
 static void *serve(void *argument) {
@@ -101,8 +150,12 @@ static void *serve(void *argument) {
                 uint32_t length = (uint32_t)buffer[at] << 24 | buffer[at + 1] << 16 | buffer[at + 2] << 8 | buffer[at + 3];
                 if (at + 4 + (ssize_t)length > r || length < 16) break;
                 const unsigned char *packet = buffer + at + 4;
-                if (memcmp(packet, "/drum/ping", 10) == 0) pong(fd, packet, length);
-                else atomic_fetch_add_explicit(&f->messages, 1, memory_order_relaxed);
+                if (memcmp(packet, "/drum/ping", 10) == 0) {
+                    pong(fd, packet, length);
+                } else {
+                    if (memcmp(packet, "/drum/hit", 10) == 0) record_latency(f, packet, length);
+                    atomic_fetch_add_explicit(&f->messages, 1, memory_order_relaxed);
+                }
                 at += 4 + length;
             }
         }
@@ -113,14 +166,17 @@ static void *serve(void *argument) {
 epoll_floor *epoll_floor_start(int listen_fd) {
     struct epoll_floor *f = calloc(1, sizeof *f);
     if (!f) return NULL;
+    f->latencies = malloc(sizeof(int64_t) * latency_capacity);
+    if (!f->latencies) { free(f); return NULL; }
     f->listen_fd = listen_fd;
     f->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-    if (f->epoll_fd < 0) { free(f); return NULL; }
+    if (f->epoll_fd < 0) { free(f->latencies); free(f); return NULL; }
     struct epoll_event e = {.events = EPOLLIN, .data.fd = listen_fd};
     epoll_ctl(f->epoll_fd, EPOLL_CTL_ADD, listen_fd, &e);
     int failed = pthread_create(&f->thread, NULL, serve, f);
     if (failed) {
         close(f->epoll_fd);
+        free(f->latencies);
         free(f);
         errno = failed;
         return NULL;
@@ -131,6 +187,16 @@ epoll_floor *epoll_floor_start(int listen_fd) {
 
 long epoll_floor_connections(epoll_floor *f) { return atomic_load(&f->connections); }
 long epoll_floor_messages(epoll_floor *f) { return atomic_load(&f->messages); }
+
+long epoll_floor_latency_count(epoll_floor *f) { return atomic_load_explicit(&f->latency_count, memory_order_acquire); }
+
+long epoll_floor_latencies(epoll_floor *f, long from, int64_t *out, long capacity) {
+    long to = atomic_load_explicit(&f->latency_count, memory_order_acquire);
+    long n = to - from < capacity ? to - from : capacity;
+    if (n <= 0) return 0;
+    memcpy(out, f->latencies + from, sizeof(int64_t) * n);
+    return n;
+}
 
 void epoll_floor_cpu(epoll_floor *f, int64_t *total, int64_t *user, int64_t *system) {
     long ask = atomic_fetch_add(&f->asked, 1) + 1;
@@ -145,6 +211,7 @@ void epoll_floor_stop(epoll_floor *f) {
     pthread_join(f->thread, NULL);
     for (long k = 0; k < f->accepted_count; k++) if (f->accepted[k] >= 0) close(f->accepted[k]);
     free(f->accepted);
+    free(f->latencies);
     close(f->epoll_fd);
     close(f->listen_fd);
     free(f);
