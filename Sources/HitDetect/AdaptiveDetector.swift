@@ -211,12 +211,16 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     ///   sample's |h| stayed over `rising`. The mask starts there.
     /// - **Where 12 ms holds fewer than two samples** (under ~170 Hz), the onset is the earlier of
     ///   the last two samples that had left the level of the sample before them (|h|, or z's
-    ///   distance from that level, over `rising`), even if the other had not. At 100 Hz a pad's
-    ///   mount rings near the Nyquist frequency, so the sample after a strike's first clear one
-    ///   can fall on a zero-crossing and look quiet; the chain stops there and dates the strike
-    ///   one or two periods late, past the 25 ms a hit may be off by. The mask still starts
-    ///   where the chain did: started from the earlier sample, it ended before the ringing of a
-    ///   roll's stroke had, which then crossed before the next stroke and took its place.
+    ///   distance from that level, over `slowRateDeparture` × `rising`), even if the other had
+    ///   not. At 100 Hz a pad's mount rings near the Nyquist frequency, so the sample after a
+    ///   strike's first clear one can fall on a zero-crossing and look quiet; the chain stops
+    ///   there and dates the strike one or two periods late, past the 25 ms a hit may be off by.
+    ///   The mask still starts where the chain did: started from the earlier sample, it ended
+    ///   before the ringing of a roll's stroke had, which then crossed before the next stroke and
+    ///   took its place. Behind a 45 Hz low-pass a soft strike's first sample or two depart only
+    ///   0.02–0.03 g, a little under `rising` at its least (0.3 × 0.11 g); counting a departure
+    ///   of 0.7 × `rising` dates the strike from them (phone grooves: strikes dated over 25 ms
+    ///   late 28 → 23 on seeds 1–5 and 22–29).
     ///
     /// On the corpus's 100 Hz phone logs, over the tuning seeds 1–5 and 14–17 the mean F1 went
     /// from 0.958 to 0.973 (grooves), 0.952 to 0.973 (rolls), 0.940 to 0.958 (sparse) and 0.954
@@ -225,7 +229,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// rolls as they were; starting the mask from the onset without that cost them (seed 19:
     /// 0.969 → 0.953); three samples back cost every roll (0.96–0.98 → 0.85).
     private func onset(time: Double, dt: Double, rising: Double) -> (earlier: Int, time: Double, maskFrom: Double) {
-        let chainSeconds = 0.012
+        let chainSeconds = 0.012, slowRateDeparture = 0.7
         var earlier = 0, onsetTime = time
         while earlier < recentCount {
             let (h, sampleTime) = recentSample(earlier)
@@ -236,9 +240,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let chainTime = onsetTime
         if 2 * dt > chainSeconds, recentCount == 3, time - recentSample(2).time <= 3.05 * dt {
             let level = recentLevel(2)  // z of the sample before the two
+            let departed = slowRateDeparture * rising
             for back in 0..<2 {
                 let (h, sampleTime) = recentSample(back)
-                if back + 1 > earlier, sampleTime > lastPeakTime, h > rising || abs(recentLevel(back) - level) > rising {
+                if back + 1 > earlier, sampleTime > lastPeakTime, h > departed || abs(recentLevel(back) - level) > departed {
                     earlier = back + 1
                     onsetTime = sampleTime
                 }
