@@ -62,14 +62,15 @@ struct CorpusFixtureTests {
     /// 30 s of a 100 Hz phone's single-stroke rolls (`Tests/Fixtures/corpus-long`: corpus seed
     /// 19), 270 strokes at 10–16 a second, each ringing into the next. A stroke is dated from
     /// its first clear sample even when the next looks quiet, but its mask starts where |h| rose
-    /// without a break: measured 267 strokes found and 6 false hits (F1 0.983). Started from
-    /// the earlier sample, a mask ended while the last stroke still rang, which crossed 26–45 ms
-    /// before the next stroke and took its place (F1 0.953); without the slow-rate onset,
-    /// strokes were dated late (0.969).
+    /// without a break; and ringing that carries on the sample before it does not fire: measured
+    /// 268 strokes found and 2 false hits (F1 0.993). Without the ringing test, 267 and 6
+    /// (0.983). Started from the earlier sample, a mask ended while the last stroke still rang,
+    /// which crossed 26–45 ms before the next stroke and took its place (F1 0.953, before the
+    /// ringing test); without the slow-rate onset, strokes were dated late (0.969).
     @Test func aLong100HzRollIsDatedWithoutEndingMasksEarly() {
         guard let result = Self.score("phone", "roll", in: Program.repositoryRoot + "/Tests/Fixtures/corpus-long/") else { return }
         #expect(result.strikes == 270)
-        #expect(result.f1 >= 0.978, "\(result)")
+        #expect(result.f1 >= 0.99, "\(result)")
     }
 
     @Test(arguments: profiles)
