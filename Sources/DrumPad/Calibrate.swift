@@ -159,6 +159,7 @@ struct Calibration {
         configuration.minimumG = minimumG
         configuration.maskMs = maskMs
         configuration.velocity = VelocityCurve(floor: 0.1, fullScale: fullScale)
+        configuration.fastRateFullScale = nil  // measured, at this sensor's rate
         return ((minimumG * 1000).rounded() / 1000, maskMs.rounded(), (fullScale * 100).rounded() / 100, configuration)
     }
 

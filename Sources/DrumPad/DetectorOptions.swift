@@ -21,7 +21,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Velocity of a hit just over the threshold, 0...1.")
     var velocityFloor: Double = 0.1
 
-    @Option(help: "Strength in g that gives velocity 1: the jump |Δz| (default detector, tvdrums; default 2.0), or for adaptive how far z went from its level before the strike (default 3.0).")
+    @Option(help: "Strength in g that gives velocity 1: the jump |Δz| (default detector, tvdrums; default 2.0), or for adaptive how far z went from its level before the strike (default 3.0, and 8.0 for sensors of 500 Hz and more, whose samples see a strike's shock nearly whole).")
     var velocityFullScale: Double?
 
     @Option(help: "Adaptive detector: the least trigger |h'| (z high-passed twice) in g that fires, however quiet the sensor (default 0.11).")
@@ -64,6 +64,7 @@ struct DetectorOptions: ParsableArguments {
         if let minimumG { configuration.minimumG = minimumG }
         configuration.velocity = VelocityCurve(floor: velocityFloor, fullScale: velocityFullScale ?? 3.0,
                                                shape: velocityCurve)
+        if velocityFullScale != nil { configuration.fastRateFullScale = nil }
         return configuration
     }
 

@@ -77,6 +77,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         public var rearmFraction = 1.0
         public var rearmDecayMs = 40.0
         public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
+        /// `velocity`'s full scale in g at 500 Hz and faster, where the sensor's band lets a
+        /// stick's 1.5–3.5 ms shock through nearly whole: on the corpus, strikes of 4–8 g measure
+        /// 3.5–7.7 g at 1.6 kHz against 0.8–3.5 g at 100–250 Hz, so at 3 g every accent would
+        /// play at velocity 1. nil: `velocity.fullScale` at every rate (a full scale the user
+        /// chose, or `drumpad calibrate` measured).
+        public var fastRateFullScale: Double? = 8.0
 
         /// The defaults, with `velocity`.
         public init(velocity: VelocityCurve = VelocityCurve(floor: 0.1, fullScale: 3.0)) {
@@ -99,6 +105,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var noiseFloor = 0.0
     private var noiseFloorLearned = 0.0  // seconds of quiet samples the floor has seen, up to noiseFloorSeconds
     private var previousTime = 0.0
+    private var currentDt = 0.0
     private var lastPeak = 0.0
     private var lastPeakTime = -Double.infinity
     // The last few samples' |h| (not the trigger's |h'|) and times, newest first, to find where a
@@ -140,6 +147,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         let c = configuration
         let dt = max(time - previousTime, 1e-6)
+        currentDt = dt
         previousTime = time
         let (departure, a) = shock.filter(z, dt: dt)
         let unexplained = abs(shock.h + Self.ringingCarry * previousH)
@@ -310,6 +318,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// sample, with its sign flipped (h[n] ≈ −0.7 h[n−1]), and the share of a candidate's peak |h|
     /// that its samples must leave unexplained by that to be a strike (see `fire`).
     static let ringingCarry = 0.7, ringingShare = 0.3
+    /// The longest sample period at which `Configuration.fastRateFullScale` applies (500 Hz).
+    static let fastRatePeriod = 0.002
     /// How far back the onset's chain looks (`onset`).
     private static let chainSeconds = 0.012
     /// Under about 170 Hz: the onset's chain holds fewer than two sample periods.
@@ -333,8 +343,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         lastPeak = peak
         lastPeakTime = now
         state = .masked(until: maskFrom + c.maskMs / 1000)
+        var curve = c.velocity
+        if let fullScale = c.fastRateFullScale, currentDt <= Self.fastRatePeriod { curve.fullScale = fullScale }
         return Hit(index: index, time: time, strength: deviation,
-                   velocity: c.velocity.velocity(amplitude: deviation, thresholdAmplitude: threshold))
+                   velocity: curve.velocity(amplitude: deviation, thresholdAmplitude: threshold))
     }
 }
 

@@ -45,6 +45,22 @@ struct ReplayCommandTests {
         #expect(run.stderr.contains("\(rows.count) of \(rows.count) strikes found, 0 false hits"))
     }
 
+    /// A 1.6 kHz log (the corpus's ADXL345 groove): the accents, 4–8 g, play below velocity 1
+    /// and in order at the adaptive detector's fast-rate full scale; `--velocity-full-scale 3`
+    /// is the user's to choose, and then they reach 1.
+    @Test func aFastSensorsAccentsKeepTheirVelocityUnlessAFullScaleIsGiven() {
+        let log = Program.repositoryRoot + "/Tests/Fixtures/corpus/adxl345-groove.csv"
+        func velocities(_ extra: [String]) -> [Double] {
+            let run = Program.run("drumpad", ["replay", log, "--no-settings", "--detector", "adaptive"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            return Self.hitRows(run.stdout).compactMap { $0.count == 4 ? Double($0[3]) : nil }
+        }
+        let measured = velocities([])
+        #expect(measured.count > 10 && measured.allSatisfy { $0 < 1 }, "\(measured)")
+        let given = velocities(["--velocity-full-scale", "3"])
+        #expect(given.count == measured.count && given.filter { $0 == 1 }.count >= 3, "\(given)")
+    }
+
     @Test func thresholdAndRefractoryChangeTheHits() {
         let strict = Program.run("drumpad", ["replay", Self.sample, "--threshold", "100"])
         #expect(strict.status == 0)

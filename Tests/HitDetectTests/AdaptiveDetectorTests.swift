@@ -166,6 +166,30 @@ struct AdaptiveDetectorTests {
         #expect(zip(velocities, velocities.dropFirst()).allSatisfy { $0 < $1 }, "\(velocities)")
     }
 
+    /// At 1.6 kHz a strike's shock reaches the samples nearly whole, so strikes of 3.5–7 g are
+    /// measured as 3.5–7 g: at the 3 g full scale of slower sensors every one would play at
+    /// velocity 1. At 500 Hz and faster the full scale is 8 g, and they keep their order; at
+    /// 250 Hz it stays 3 g.
+    @Test func loudStrikesAt1600HzKeepTheirOrderInVelocity() {
+        let amplitudes = [3.5, 4.5, 5.5, 7.0]
+        let strikes = amplitudes.enumerated().map { (time: 0.5 + Double($0.offset) * 0.5, amplitude: $0.element) }
+        var adaptive = AdaptiveDetector()
+        let velocities = Self.hits(&adaptive, Self.signal(rate: 1600, seconds: 2.5, strikes: strikes)).map(\.velocity)
+        #expect(velocities.count == amplitudes.count)
+        #expect(zip(velocities, velocities.dropFirst()).allSatisfy { $0 < $1 } && velocities.allSatisfy { $0 < 1 },
+                "\(velocities)")
+
+        var fixed = AdaptiveDetector.Configuration()
+        fixed.fastRateFullScale = nil
+        var atThreeG = AdaptiveDetector(fixed)
+        let tied = Self.hits(&atThreeG, Self.signal(rate: 1600, seconds: 2.5, strikes: strikes)).map(\.velocity)
+        #expect(tied == [1, 1, 1, 1], "without the fast-rate full scale they tie")
+
+        var slow = AdaptiveDetector()
+        let at250Hz = Self.hits(&slow, Self.signal(rate: 250, seconds: 2.5, strikes: strikes)).map(\.velocity)
+        #expect(at250Hz == [1, 1, 1, 1], "at 250 Hz the full scale is 3 g")
+    }
+
     @Test func aGapPrimesInsteadOfFiringOnTheJump() {
         var adaptive = AdaptiveDetector()
         for i in 0..<500 { _ = adaptive.process(z: 1, time: Double(i) / 250) }
