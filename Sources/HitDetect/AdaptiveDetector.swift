@@ -315,9 +315,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     }
 
     /// At slow rates, how much of the sample before's h the mount's ringing carries into the next
-    /// sample, with its sign flipped (h[n] ≈ −0.7 h[n−1]), and the share of a candidate's peak |h|
-    /// that its samples must leave unexplained by that to be a strike (see `fire`).
-    static let ringingCarry = 0.7, ringingShare = 0.3
+    /// sample, with its sign flipped (h[n] ≈ −0.7 h[n−1]).
+    static let ringingCarry = 0.7
+    /// The share of a candidate's peak |h| that its samples must leave unexplained by
+    /// `ringingCarry` to be a strike (see `fire`).
+    static let ringingShare = 0.3
     /// The longest sample period at which `Configuration.fastRateFullScale` applies (500 Hz).
     static let fastRatePeriod = 0.002
     /// How far back the onset's chain looks (`onset`).
