@@ -178,14 +178,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                        let unexplainedSoFar):
             let highest = max(peak, departure)
             let deepest = max(deviation, abs(z - base))
-            let fresh = max(unexplainedSoFar, unexplained)
+            let unexplainedPeak = max(unexplainedSoFar, unexplained)
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
-                                  base: base, deviation: deepest, maskFrom: maskFrom, unexplained: fresh)
+                                  base: base, deviation: deepest, maskFrom: maskFrom, unexplained: unexplainedPeak)
                 return nil
             }
             return fire(index: start, time: startTime, peak: highest, deviation: deepest, threshold: startThreshold, now: time,
-                        maskFrom: maskFrom, unexplained: fresh)
+                        maskFrom: maskFrom, unexplained: unexplainedPeak)
         }
     }
 
@@ -207,8 +207,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         var peak = departure
         for back in 0..<earlier { peak = max(peak, recentSample(back).h) }
         // At fast rates the ringing test is off: a strike always counts as unexplained.
-        var fresh = Self.isSlowRate(dt: dt) ? unexplained : .infinity
-        for back in 0..<earlier { fresh = max(fresh, recentUnexplainedH(back)) }
+        var unexplainedPeak = Self.isSlowRate(dt: dt) ? unexplained : .infinity
+        for back in 0..<earlier { unexplainedPeak = max(unexplainedPeak, recentUnexplainedH(back)) }
         let onsetIndex = index - earlier
         // The level before the strike (the sample before its onset), and how far z went from it
         // from the onset on: the strike's strength.
@@ -230,10 +230,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         guard time < until else {
             return fire(index: onsetIndex, time: onsetTime, peak: peak, deviation: deviation, threshold: threshold, now: time,
-                        maskFrom: maskFrom, unexplained: fresh)
+                        maskFrom: maskFrom, unexplained: unexplainedPeak)
         }
         state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until,
-                          base: base, deviation: deviation, maskFrom: maskFrom, unexplained: fresh)
+                          base: base, deviation: deviation, maskFrom: maskFrom, unexplained: unexplainedPeak)
         return nil
     }
 
