@@ -105,7 +105,6 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var noiseFloor = 0.0
     private var noiseFloorLearned = 0.0  // seconds of quiet samples the floor has seen, up to noiseFloorSeconds
     private var previousTime = 0.0
-    private var currentDt = 0.0
     private var lastPeak = 0.0
     private var lastPeakTime = -Double.infinity
     // The last few samples' |h| (not the trigger's |h'|) and times, newest first, to find where a
@@ -115,9 +114,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var recentCount = 0
     // The last four samples' z, newest first: the level a strike is measured from.
     private var recentZ: (Double, Double, Double, Double) = (0, 0, 0, 0)
-    // The last sample's h, signed, and the last few samples' |h| that the ringing does not explain
-    // (|h + ringingCarry × h of the sample before|), newest first.
-    private var previousH = 0.0
+    // The last few samples' |h| that the ringing does not explain (|h + ringingCarry × h of the
+    // sample before|), newest first.
     private var recentUnexplained: (Double, Double, Double) = (0, 0, 0)
 
     /// A detector with `configuration`.
@@ -140,20 +138,18 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         if case .priming = state {
             shock.prime(z)
             recentZ = (z, z, z, z)
-            previousH = 0
             previousTime = time
             state = .idle
             return nil
         }
         let c = configuration
         let dt = max(time - previousTime, 1e-6)
-        currentDt = dt
         previousTime = time
+        let previousH = shock.h  // the sample before's, signed
         let (departure, a) = shock.filter(z, dt: dt)
         let unexplained = abs(shock.h + Self.ringingCarry * previousH)
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
         defer {
-            previousH = shock.h
             recentUnexplained = (unexplained, recentUnexplained.0, recentUnexplained.1)
             recentH = (departure, recentH.0, recentH.1)
             recentTime = (time, recentTime.0, recentTime.1)
@@ -185,7 +181,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                 return nil
             }
             return fire(index: start, time: startTime, peak: highest, deviation: deepest, threshold: startThreshold, now: time,
-                        maskFrom: maskFrom, unexplained: unexplainedPeak)
+                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak)
         }
     }
 
@@ -230,7 +226,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         guard time < until else {
             return fire(index: onsetIndex, time: onsetTime, peak: peak, deviation: deviation, threshold: threshold, now: time,
-                        maskFrom: maskFrom, unexplained: unexplainedPeak)
+                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak)
         }
         state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until,
                           base: base, deviation: deviation, maskFrom: maskFrom, unexplained: unexplainedPeak)
@@ -333,7 +329,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     }
 
     private mutating func fire(index: Int, time: Double, peak: Double, deviation: Double, threshold: Double,
-                               now: Double, maskFrom: Double, unexplained: Double) -> Hit? {
+                               now: Double, dt: Double, maskFrom: Double, unexplained: Double) -> Hit? {
         let c = configuration
         // The ringing test (slow rates only; `unexplained` is infinite otherwise): the candidate's
         // samples carried on the ringing before them, so it is the mount still ringing, not a
@@ -346,7 +342,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         lastPeakTime = now
         state = .masked(until: maskFrom + c.maskMs / 1000)
         var curve = c.velocity
-        if let fullScale = c.fastRateFullScale, currentDt <= Self.fastRatePeriod { curve.fullScale = fullScale }
+        if let fullScale = c.fastRateFullScale, dt <= Self.fastRatePeriod { curve.fullScale = fullScale }
         return Hit(index: index, time: time, strength: deviation,
                    velocity: curve.velocity(amplitude: deviation, thresholdAmplitude: threshold))
     }
