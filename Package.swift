@@ -61,10 +61,13 @@ let package = Package(
         .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA"]),
         // The brain's terminal visual: the pure model (layout, bursts, status) and its renderer.
         .target(name: "DrumVisual", dependencies: ["SPSCRing"]),
+        // The brain's decisions and its printer, shared by `drumbrain` and the serve-path fuzzer:
+        // the hit router (drum, crosstalk, timing), the hand-off to the printer thread, the lines.
+        .target(name: "BrainCore", dependencies: ["DrumNet", "DrumAudio", "HitDetect", "Monotonic", "SPSCRing"]),
         .executableTarget(
             name: "DrumBrain",
             dependencies: [
-                "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "SPSCRing", "CALSA", "CSndFile",
+                "BrainCore", "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "SPSCRing", "CALSA", "CSndFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -100,7 +103,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Monotonic"], path: "Tests/TestSupport"),
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "Monotonic", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "DrumBrainTests",
-                    dependencies: ["DrumBrain", "DrumAudio", "DrumVisual", "DrumNet", "Monotonic", "SPSCRing", "CALSA", "CSndFile", "TestSupport"]),
+                    dependencies: ["DrumBrain", "BrainCore", "DrumAudio", "DrumVisual", "DrumNet", "Monotonic", "SPSCRing", "CALSA", "CSndFile", "TestSupport"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "Monotonic", "CEvdev", "TestSupport"]),

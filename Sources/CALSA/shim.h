@@ -3,6 +3,8 @@
 // stderr (our errors carry snd_strerror's text instead) is defined here.
 #pragma once
 #include <alsa/asoundlib.h>
+// eventfd, which Swift's Glibc module leaves out: it wakes the audio thread's wait for room.
+#include <sys/eventfd.h>
 
 static void CALSA_quiet_error_handler(const char *file, int line, const char *function, int err,
                                       const char *format, ...) {

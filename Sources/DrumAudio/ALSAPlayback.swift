@@ -29,13 +29,23 @@ final class ALSAPlayback {
     /// plugins take every write at once): it does not pace its writer, and never runs dry.
     /// Once seen, for good.
     private(set) var takesFramesAtOnce = false
+    /// Rung by `interrupt()` to wake a write waiting for room (an eventfd).
+    private let wakeFD: Int32
+    /// The PCM's poll descriptors and the wake-up's after them, allocated once.
+    private let pollFDs: UnsafeMutablePointer<pollfd>
+    private let pcmPollCount: Int
+
+    /// What `write` returns when `interrupt()` woke it before it had written everything.
+    static let interrupted: Int32 = 1
 
     /// Opens and configures `device`. The corresponding C functions are `snd_pcm_open` and the
     /// `snd_pcm_hw_params_set_*` family.
     init(device: String, rate: Int, periodFrames: Int, periods: Int) throws(DrumAudioError) {
         CALSA_silence_errors()  // our errors carry snd_strerror's text; alsa-lib's own lines are noise
         var handle: OpaquePointer?
-        var error = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
+        // Non-blocking: the audio thread waits for room in poll(), beside an eventfd that stop()
+        // rings, so stopping never waits on a device or sound server that stands still.
+        var error = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
         guard error >= 0, let handle else {
             throw .output(name: "alsa:\(device)", reason: String(cString: snd_strerror(error)),
                           hint: "check `aplay -L` for device names, or use --output wav:FILE on a machine without sound")
@@ -79,15 +89,55 @@ final class ALSAPlayback {
         self.bufferFrames = Int(buffer)
         isFloat = float
         bufferMicros = Int64(buffer) * 1_000_000 / Int64(actualRate)
+        let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wake >= 0 else { throw fail("eventfd", -errno) }
+        let count = max(0, Int(snd_pcm_poll_descriptors_count(handle)))
+        pollFDs = .allocate(capacity: count + 1)
+        pollFDs.initialize(repeating: pollfd(), count: count + 1)
+        pcmPollCount = Int(snd_pcm_poll_descriptors(handle, pollFDs, UInt32(count)))
+        pollFDs[pcmPollCount] = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        wakeFD = wake
         s16 = .allocate(capacity: Int(period) * 2 * 4)
         s16.initialize(repeating: 0, count: Int(period) * 2 * 4)
         snd_pcm_prepare(handle)
     }
 
     deinit {
-        snd_pcm_drain(pcm)
+        // Drop, not drain: draining waits for the device to play what it holds, forever if the
+        // sound server has stopped; the last few milliseconds are not worth a hang.
+        snd_pcm_drop(pcm)
         snd_pcm_close(pcm)
+        Glibc.close(wakeFD)
+        pollFDs.deallocate()
         s16.deallocate()
+    }
+
+    /// Wakes a `write` waiting for room, which then returns `interrupted`; a later write waits
+    /// again. Thread safety: any thread. The corresponding C function is `write` on an eventfd.
+    func interrupt() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeFD, &one, 8)  // fails only at 2^64 − 1 pending wakes
+    }
+
+    /// Waits until the device has room or `interrupt()` rings; false when interrupted.
+    /// The corresponding C functions are `poll` and `snd_pcm_poll_descriptors_revents`.
+    private func waitForRoom() -> Bool {
+        while true {
+            for i in 0...pcmPollCount { pollFDs[i].revents = 0 }
+            let ready = poll(pollFDs, nfds_t(pcmPollCount + 1), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return true  // let the write report what is wrong
+            }
+            if pollFDs[pcmPollCount].revents != 0 {
+                var count: UInt64 = 0
+                _ = Glibc.read(wakeFD, &count, 8)  // consumed: the next stop rings again
+                return false
+            }
+            var events: UInt16 = 0
+            if snd_pcm_poll_descriptors_revents(pcm, pollFDs, UInt32(pcmPollCount), &events) < 0 { return true }
+            if events & UInt16(POLLOUT | POLLERR | POLLHUP) != 0 { return true }
+        }
     }
 
     /// Writes `frames` stereo frames, recovering from underruns (each one counted in `xruns`).
@@ -104,7 +154,9 @@ final class ALSAPlayback {
     /// is a device that takes frames faster than it could play them (ALSA's `null`).
     /// An underrun ALSA reports before two more buffers have been written is the same one.
     ///
-    /// Real-time safety: blocks in ALSA until the device has room (that is the pacing); no
+    /// Returns `interrupted` when `interrupt()` woke it while it waited for room.
+    ///
+    /// Real-time safety: waits in poll() until the device has room (that is the pacing); no
     /// allocation; reads the monotonic clock (vDSO).
     func write(_ samples: UnsafePointer<Float>, frames: Int, xruns: inout Int) -> Int32 {
         var done = 0
@@ -123,7 +175,10 @@ final class ALSAPlayback {
                 done += Int(written)
                 continue
             }
-            if written == -snd_pcm_sframes_t(EAGAIN) { continue }
+            if written == -snd_pcm_sframes_t(EAGAIN) {
+                if !waitForRoom() { return Self.interrupted }
+                continue
+            }
             if written == -snd_pcm_sframes_t(EPIPE) {
                 if stallCredit > 0 { stallCredit = 0 } else { xruns += 1 }
             }

@@ -97,6 +97,8 @@ public final class AudioEngine: @unchecked Sendable {
     private let wavOutput: WAVWriter?
     private let recorder: WAVWriter?
     private let running = Atomic<Bool>(false)
+    /// Whether the audio thread is in its loop (false again once it ends, by stop or failure).
+    private let rendering = Atomic<Bool>(false)
     private let xrunCount = Atomic<Int>(0)
     #if DEBUG
     private let stallRequestMicros = Atomic<Int64>(0)
@@ -153,10 +155,12 @@ public final class AudioEngine: @unchecked Sendable {
     public func start() {
         guard !running.load(ordering: .relaxed) else { return }
         running.store(true, ordering: .releasing)
+        rendering.store(true, ordering: .releasing)
         let me = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { argument in
             let engine = Unmanaged<AudioEngine>.fromOpaque(argument!).takeRetainedValue()
             engine.audioThread()
+            engine.rendering.store(false, ordering: .releasing)
             return nil
         }, me)
     }
@@ -173,6 +177,9 @@ public final class AudioEngine: @unchecked Sendable {
     /// Stops the audio thread and closes the output and the recording.
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        // A device that stands still (a stopped sound server) would hold the audio thread in
+        // its wait for room: wake it, so stopping never waits on the device.
+        alsa?.interrupt()
         pthread_join(thread, nil)
         wavOutput?.finish()
         recorder?.finish()
@@ -198,7 +205,7 @@ public final class AudioEngine: @unchecked Sendable {
     /// if the queue was full.
     public func play(drum: Int, velocity: Float, atMicros brainMicros: Int64, delayMicros: Int64,
                      id: UInt32 = 0, kitGeneration: UInt32 = 0) -> Bool {
-        guard let frame = frame(atMicros: brainMicros + delayMicros) else {
+        guard let frame = frame(atMicros: brainMicros.saturatingAdd(delayMicros)) else {
             return play(drum: drum, velocity: velocity, id: id, kitGeneration: kitGeneration)
         }
         return queue.push(ScheduledHit(drum: Int32(drum), velocity: velocity, frame: max(0, frame),
@@ -211,6 +218,10 @@ public final class AudioEngine: @unchecked Sendable {
         guard origin != 0 else { return nil }
         return FrameClock.frame(atMicros: micros, originMicros: origin, rate: Int64(configuration.sampleRate))
     }
+
+    /// Whether the audio thread is rendering: from `start` until `stop`, or until an output
+    /// error ended it. A hit queued while it is not will never be reported. Any thread.
+    public var isRendering: Bool { rendering.load(ordering: .acquiring) }
 
     /// The counters and states now.
     public var status: Status {
@@ -254,6 +265,7 @@ public final class AudioEngine: @unchecked Sendable {
             if let alsa {
                 let before = xruns
                 let error = alsa.write(buffer, frames: frames, xruns: &xruns)
+                if error == ALSAPlayback.interrupted { break }  // stop() woke it
                 xrunCount.store(xruns, ordering: .relaxed)
                 // An underrun moved the device's clock against the frames: time the frames
                 // afresh, or hits would be placed by the old origin until it left the window.

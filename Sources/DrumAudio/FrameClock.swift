@@ -1,3 +1,5 @@
+import Monotonic
+
 /// The audio clock: which output frame a monotonic time maps to, for a device that paces the
 /// render loop (a blocking ALSA write) or for the clock-paced outputs.
 ///
@@ -86,9 +88,10 @@ public final class FrameClock {
 
     /// The output frame rendered at monotonic time `micros` for a clock whose origin is
     /// `originMicros`, at `rate` frames a second (for readers on other threads, which hold the
-    /// origin in an atomic).
+    /// origin in an atomic). Total: a time from outside that is out of any sane range gives a
+    /// frame held at the ends of `Int64`, never a trap.
     @inline(__always)
     public static func frame(atMicros micros: Int64, originMicros: Int64, rate: Int64) -> Int64 {
-        (micros - originMicros) * rate / 1_000_000
+        micros.saturatingSubtract(originMicros).saturatingMultiply(rate) / 1_000_000
     }
 }

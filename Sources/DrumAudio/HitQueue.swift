@@ -61,14 +61,51 @@ public struct StartedHit: Sendable, Equatable, BitwiseCopyable {
     /// after its slot had been rendered (it arrived later than the jitter buffer allows).
     public var lateFrames: Int64 { requestedFrame < 0 ? 0 : max(0, frame - requestedFrame) }
 
-    /// The report of a hit taken back before it started (`ScheduledHit.takeBack`): it never sounds
-    /// (and asked for no frame, so it is never late).
+    /// What became of a numbered hit: every one the mixer took from its queue is reported once,
+    /// so the control side never waits for a start that will not come.
+    public enum Outcome: Sendable, Equatable {
+        /// It sounds from `frame`.
+        case started
+        /// Taken back before it started (`ScheduledHit.takeBack`): crosstalk shown up later.
+        case takenBack
+        /// Dropped: the mixer already held as many waiting hits as it can.
+        case dropped
+        /// Dropped: resolved against a kit that was swapped out before it played.
+        case stale
+        /// Dropped: its drum index is not in the playing kit.
+        case unknownDrum
+    }
+
+    /// The report of a hit that never sounds, for `outcome` (not `.started`): it asked for no
+    /// frame, so it is never late. `frame` holds the outcome (negative).
+    public static func notStarted(id: UInt32, _ outcome: Outcome, renderedMicros: Int64) -> StartedHit {
+        let code: Int64 = switch outcome {
+        case .started, .takenBack: -1
+        case .dropped: -2
+        case .stale: -3
+        case .unknownDrum: -4
+        }
+        return StartedHit(id: id, frame: code, renderedMicros: renderedMicros)
+    }
+
+    /// The report of a hit taken back before it started (`ScheduledHit.takeBack`).
     public static func takenBack(id: UInt32, renderedMicros: Int64) -> StartedHit {
-        StartedHit(id: id, frame: -1, renderedMicros: renderedMicros)
+        notStarted(id: id, .takenBack, renderedMicros: renderedMicros)
+    }
+
+    /// What became of the hit.
+    public var outcome: Outcome {
+        switch frame {
+        case 0...: .started
+        case -1: .takenBack
+        case -2: .dropped
+        case -3: .stale
+        default: .unknownDrum
+        }
     }
 
     /// Whether the hit was taken back before it started (no sound; `frame` is -1).
-    public var wasTakenBack: Bool { frame < 0 }
+    public var wasTakenBack: Bool { outcome == .takenBack }
 }
 
 /// The ring of started hits flowing back from the audio thread (producer) to the control side

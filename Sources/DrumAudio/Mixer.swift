@@ -32,7 +32,8 @@ public final class Mixer: @unchecked Sendable {
 
     /// The hits to play.
     public let queue: HitQueue
-    /// Hits with a number, reported as they start (read by the control side).
+    /// Hits with a number, reported as they start, or when they are dropped or taken back
+    /// instead (`StartedHit.outcome`), each once (read by the control side).
     public let started = StartedQueue(capacity: 1024)
     /// Frames over which a cut sound fades out (about 1 ms).
     public let fadeFrames: Int
@@ -54,6 +55,15 @@ public final class Mixer: @unchecked Sendable {
     private let incoming = Atomic<UInt>(0)
     /// Tables the audio thread stopped using, for the control side to release (0 for none).
     private let retired = Atomic<UInt>(0)
+    /// Tables swapped out at the start of the period being rendered: their voices are still
+    /// fading in it, so they are retired only once it is rendered. Audio thread only.
+    private var retiring: Unmanaged<KitTables>?
+    #if DEBUG
+    /// Test builds only: called on the rendering thread just after a handed-over kit is taken,
+    /// before the period that fades the old one out is mixed (a test collects retired tables
+    /// there, as the control side may at any moment).
+    public nonisolated(unsafe) var afterKitTakenForTesting: (() -> Void)?
+    #endif
     /// The kit the control side last handed over, and its generation; guards `swap` callers.
     private let handed: Mutex<(kit: Kit, generation: UInt32)>
     /// Hits taken from the queue that start in a later period (offline rendering schedules
@@ -92,6 +102,7 @@ public final class Mixer: @unchecked Sendable {
         fading.deallocate()
         pending.deallocate()
         tables.release()
+        retiring?.release()
         for slot in [incoming.load(ordering: .acquiring), retired.load(ordering: .acquiring)] where slot != 0 {
             Unmanaged<KitTables>.fromOpaque(UnsafeRawPointer(bitPattern: slot)!).release()
         }
@@ -144,9 +155,20 @@ public final class Mixer: @unchecked Sendable {
                 fading[drum].fadeLeft = min(fading[drum].fadeLeft, fade)
             }
         }
-        let old = tables
+        retiring = tables
         tables = Unmanaged<KitTables>.fromOpaque(UnsafeRawPointer(bitPattern: slot)!)
         mixDrums = max(mixDrums, tables._withUnsafeGuaranteedRef { $0.drumCount })
+        #if DEBUG
+        afterKitTakenForTesting?()
+        #endif
+    }
+
+    /// At the end of a period: the old kit's fades are over, so nothing reads its tables or
+    /// samples any more, and the control side may release them.
+    @inline(__always)
+    private func retireSwappedKit() {
+        guard let old = retiring else { return }
+        retiring = nil
         retired.store(UInt(bitPattern: old.toOpaque()), ordering: .releasing)
     }
 
@@ -172,6 +194,7 @@ public final class Mixer: @unchecked Sendable {
                 pendingCount += 1
             } else {
                 droppedHits.wrappingAdd(1, ordering: .relaxed)
+                if hit.id != 0 { started.push(.notStarted(id: hit.id, .dropped, renderedMicros: now)) }
             }
         }
         out.update(repeating: 0, count: frames * 2)
@@ -201,6 +224,7 @@ public final class Mixer: @unchecked Sendable {
         limit(out, count: frames * 2)
         renderedFrames.store(start + Int64(frames), ordering: .relaxed)
         mixDrums = tables._withUnsafeGuaranteedRef { $0.drumCount }  // swap fades are over
+        retireSwappedKit()
     }
 
     /// Removes the waiting hit numbered `id`, if it has not started, and reports it taken back.
@@ -220,11 +244,13 @@ public final class Mixer: @unchecked Sendable {
         tables._withUnsafeGuaranteedRef { kit in
             guard hit.kitGeneration == 0 || hit.kitGeneration == kit.generation else {
                 staleHits.wrappingAdd(1, ordering: .relaxed)
+                if hit.id != 0 { started.push(.notStarted(id: hit.id, .stale, renderedMicros: renderedMicros)) }
                 return
             }
             let drum = Int(hit.drum)
             guard drum >= 0 && drum < kit.drumCount else {
                 unknownDrums.wrappingAdd(1, ordering: .relaxed)
+                if hit.id != 0 { started.push(.notStarted(id: hit.id, .unknownDrum, renderedMicros: renderedMicros)) }
                 return
             }
             // The layer whose range holds the velocity, else the nearest (as Kit.Drum.layer(for:)).

@@ -7,8 +7,8 @@ import Glibc
 
 /// The brain's terminal visual (issue 7): the `DrumVisual` renderer, fed from the brain's parts.
 ///
-/// Thread safety: `hit` from the network thread only (the hits ring's one producer);
-/// `started` from the hit printer only; the rest from the control side.
+/// Thread safety: `hit` and `started` from the hit printer's thread only (the rings' one
+/// producer); the rest from the control side.
 final class BrainVisual: Sendable {
     let renderer: VisualRenderer
 
@@ -52,7 +52,9 @@ final class BrainVisual: Sendable {
                     brainName: brainName, listening: listening, kitName: kitName,
                     output: engine.outputDescription, xruns: engine.status.xruns,
                     connections: connections.map {
-                        PadStatus(name: $0.padName, drum: $0.drum, address: $0.address,
+                        // Names from the wire, escaped: a pad cannot send the terminal escape codes.
+                        PadStatus(name: $0.padName.map { WireText.printable($0) },
+                                  drum: $0.drum.map { WireText.printable($0) }, address: $0.address,
                                   roundTripMicros: $0.roundTripMicros, clockOffsetMicros: $0.clockOffsetMicros,
                                   hits: $0.hits, gaps: $0.sequenceGaps)
                     }))

@@ -3,8 +3,7 @@ import Dispatch
 import DrumAudio
 import DrumNet
 import HitDetect
-import Monotonic
-import Synchronization
+import BrainCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -178,12 +177,23 @@ struct Serve: AsyncParsableCommand {
                        + " (a hit at most \(rule.ratio)× a louder one within \(crosstalkWindowMs) ms, "
                        + "or at most \(rule.tailRatio)× it within \(DecimalFormatting.string(rule.tailWindow * 1000, decimals: 1)) ms after)")
         }
-        // Each received hit, for its line and its burst; nothing when neither is wanted.
-        let printsHits = !quiet || visual != nil
-        let hits = HitHandOff<PrintedHit>(capacity: 4096)
-        let numbers = HitNumbers()
-        let unknownDrums = Atomic<Int>(0)
-        let jitterMicros = Int64(jitterBufferMs * 1000)
+        let router = HitRouter(player: engine, drums: drums, crosstalk: crosstalk,
+                               jitterMicros: Int64(jitterBufferMs * 1000))
+        // Each received hit, for its line and its burst, on the printer's own thread; none when
+        // neither is wanted. Its start is reported once the period it starts in is rendered: the
+        // jitter buffer and the device's buffer after it arrived. A device that stands still can
+        // take longer (a sound server stopped for a second, then ALSA's pulse plugin holding the
+        // stream for two), so allow 5 s more before the line goes out without its frame.
+        var writeLine: (@Sendable (String) -> Void)?
+        if visual == nil { writeLine = { line in StandardOutput.line(line) } }
+        let sinks = HitPrinter.Sinks(line: writeLine,
+                                     burst: { drum, velocity, latency in visual?.hit(drum: drum, velocity: velocity, latencyMicros: latency) },
+                                     brainTime: { micros in visual?.started(brainMicros: micros) })
+        let startWaitMicros = Int64(jitterBufferMs * 1000) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
+        let printer: HitPrinter? = quiet && visual == nil ? nil : HitPrinter(
+            started: engine.mixer.started, rate: rate, startWaitMicros: startWaitMicros,
+            audioRunning: { engine.isRendering }, kitDrums: { drums.names }, sinks: sinks)
+        printer?.start()
         // SIGHUP reloads the kit from the same place and swaps it in while playing, except in a
         // terminal: there it is the terminal hanging up (closed), and the brain stops.
         let hangupStops = isatty(1) != 0
@@ -199,118 +209,17 @@ struct Serve: AsyncParsableCommand {
                                                    hitBurst: max(10, maxHitsPerSecond / 4)),
                                      maxConnections: maxConnections, key: key),
                 onHit: { received in
-                    // On the network thread: hand the hit to the audio thread at once.
-                    let found = drums.lookup(received.hit.drum)
-                    let number: UInt32 = found == nil ? 0 : numbers.next()
-                    // Crosstalk is judged on the pad's time where known (receipt minus latency).
-                    // A hit held in the jitter buffer can still be taken back by a louder one
-                    // of its stand that arrives before it plays.
-                    if let crosstalk, !crosstalk.admit(
-                        drum: received.hit.drum, micros: received.receivedMicros - (received.latencyMicros ?? 0),
-                        arrivalMicros: received.receivedMicros, velocity: received.hit.velocity, id: number,
-                        takeBack: { engine.takeBack(id: $0) }) {
-                        if printsHits { hits.send(PrintedHit(received: received, number: 0, drum: nil, isCrosstalk: true)) }
-                        return
-                    }
-                    if let (index, generation) = found {
-                        if jitterMicros > 0, let latency = received.latencyMicros {
-                            // The sample's time on the brain's clock: receipt minus network latency.
-                            _ = engine.play(drum: index, velocity: received.hit.velocity,
-                                            atMicros: received.receivedMicros - latency,
-                                            delayMicros: jitterMicros, id: number, kitGeneration: generation)
-                        } else {
-                            _ = engine.play(drum: index, velocity: received.hit.velocity, id: number,
-                                            kitGeneration: generation)
-                        }
-                    } else {
-                        unknownDrums.wrappingAdd(1, ordering: .relaxed)
-                    }
-                    if printsHits { hits.send(PrintedHit(received: received, number: number, drum: found?.0, isCrosstalk: false)) }
-                })
+                    // On the network thread: decided and handed to the audio thread at once.
+                    let routed = router.route(received)
+                    printer?.hits.send(routed)
+                },
+                onNotice: { printError("drumbrain: \($0)") })
         } catch {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "
                                   + "is another drumbrain running? Try --port with another number")
         }
         printError("drumbrain \"\(brainName)\" listening on \(bind):\(server.port)")
-        let publisher: AvahiPublisher?
-        do {
-            publisher = try AvahiPublisher(name: brainName, port: server.port,
-                                           txt: ["proto=\(DrumMessage.protocolVersion)", "kit=\(loadedKit.name)"]) { event in
-                switch event {
-                case .published(let name):
-                    printError("drumbrain: published as \"\(name)\" (\(AvahiPublisher.serviceType)); pads find it by itself")
-                case .renamed(let old, let new):
-                    printError("drumbrain: another brain is called \"\(old)\"; publishing as \"\(new)\"")
-                case .noDaemon:
-                    printError("drumbrain: no Avahi daemon is running, so pads cannot discover this brain; "
-                               + "start avahi-daemon, or give pads --brain HOST:\(server.port)")
-                case .daemonLost:
-                    printError("drumbrain: the Avahi daemon went away; publishing again when it returns")
-                case .failed(let message):
-                    printError("drumbrain: publishing failed: \(message)")
-                }
-            }
-        } catch {
-            printError("drumbrain: cannot use Avahi (\(error)); pads need --brain HOST:\(server.port)")
-            publisher = nil
-        }
-        let printer = Task {
-            var out = StandardOutput()
-            var starts = StartLedger()
-            let startWaitMicros = Int64(jitterBufferMs * 1000) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
-            await hits.receive { printed in
-                let (received, number, drum) = (printed.received, printed.number, printed.drum)
-                if printed.isCrosstalk {
-                    if visual == nil {
-                        out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
-                                      + String(format3: Double(received.hit.velocity)) + " pad=\(received.padName ?? "-")")
-                    }
-                    return
-                }
-                guard number != 0 else {
-                    if visual != nil { return }  // the visual has the screen
-                    out.writeLine("unknown drum=\(received.hit.drum) pad=\(received.padName ?? "-") (the kit has "
-                                  + drums.names.joined(separator: ", ") + ")")
-                    return
-                }
-                // Its start is reported once the period it starts in is rendered: the jitter
-                // buffer and the device's buffer after it arrived. A machine that stalls can take
-                // longer (a sound server stopped for a second, then ALSA's pulse plugin holding the
-                // stream for two), so allow 5 s more before the line goes out without its frame.
-                let startDeadline = received.receivedMicros + startWaitMicros
-                starts.reach(number)
-                while !starts.has(number) {
-                    while let started = engine.mixer.started.pop() { starts.add(started) }
-                    if starts.has(number) || MonotonicClock.nowMicros() >= startDeadline { break }
-                    try? await Task.sleep(for: .milliseconds(1))
-                }
-                let started = starts.take(number)
-                if let started, started.wasTakenBack {
-                    // Crosstalk taken back from the jitter buffer: it never sounds, so no burst.
-                    if visual == nil {
-                        out.writeLine("crosstalk drum=\(received.hit.drum) velocity="
-                                      + String(format3: Double(received.hit.velocity))
-                                      + " pad=\(received.padName ?? "-") taken_back")
-                    }
-                    return
-                }
-                var line = "hit drum=\(received.hit.drum) velocity="
-                line += String(format3: Double(received.hit.velocity))
-                line += " pad=\(received.padName ?? "-")"
-                if let latency = received.latencyMicros { line += " latency_us=\(latency)" }
-                if let started {
-                    line += " frame=\(started.frame) brain_us=\(started.renderedMicros - received.receivedMicros)"
-                    if started.lateFrames > 0 {
-                        line += " late_ms=" + String(format3: Double(started.lateFrames) * 1000 / Double(rate))
-                    }
-                    visual?.started(brainMicros: started.renderedMicros - received.receivedMicros)
-                }
-                // The burst goes with the sound: drawn when the hit starts (or when its start
-                // was waited for in vain), never for a hit taken back before it sounded.
-                visual?.hit(drum: drum, velocity: received.hit.velocity, latencyMicros: received.latencyMicros)
-                if visual == nil { out.writeLine(line) }
-            }
-        }
+        let publisher = publish(brainName: brainName, port: server.port, kitName: loadedKit.name)
         var reload: DispatchSourceSignal?
         if !hangupStops {
             signal(SIGHUP, SIG_IGN)
@@ -352,198 +261,39 @@ struct Serve: AsyncParsableCommand {
         printError("drumbrain: stopping")
         publisher?.stop()
         let totals = await server.stop()
-        hits.finish()
-        await printer.value
-        if hits.refusedCount > 0 {
-            printError("drumbrain: \(hits.refusedCount) received hits were not printed (their sound is not "
+        printer?.finish()
+        if let refused = printer?.hits.refusedCount, refused > 0 {
+            printError("drumbrain: \(refused) received hits were not printed (their sound is not "
                        + "affected): the printer fell 4096 behind, the terminal taking lines more slowly than they "
                        + "came; --quiet prints none")
         }
         engine.stop()
-        let status = engine.status
-        printError("audio: \(status.mixer.hits) sounds started, \(status.xruns) underruns, "
-                   + "\(unknownDrums.load(ordering: .relaxed)) hits for drums the kit lacks, "
-                   + (crosstalk.map { "\($0.cancelled + status.mixer.takenBackHits) cancelled as crosstalk"
-                        + (status.mixer.takenBackHits > 0 ? " (\(status.mixer.takenBackHits) taken back from the jitter buffer)" : "")
-                        + ", " } ?? "")
-                   + "\(status.mixer.limitedSamples) samples limited"
-                   + (status.mixer.lateHits > 0 ? Self.lateHitsText(status.mixer.lateHits, jitterBufferMs: jitterBufferMs) : "")
-                   + (status.realtime == false ? "; ran without SCHED_FIFO (\(status.realtimeRefusal ?? "refused"))" : "")
-                   + (status.outputError.map { "; output failed: \($0)" } ?? ""))
-        for pad in totals {
-            printError("pad \(pad.padName ?? "-") (\(pad.address)): \(pad.hits) hits, "
-                       + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages"
-                       + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : "")
-                       + (pad.errors > 0 ? ", refused (\(pad.errors) error\(pad.errors == 1 ? "" : "s"): bad data or no pairing)" : ""))
-        }
+        printSummary(engine.status, router: router, pads: totals)
     }
-}
 
-extension Serve {
-    /// The pairing key of `--key-file`, after saying what it means; never prints the key.
-    func loadKey() throws -> PairingKey? {
-        guard let keyFile else {
-            printError("drumbrain: no --key-file: any host on the network can play this brain")
+    /// Publishes the brain through Avahi, saying what happens; nil where Avahi cannot be used.
+    func publish(brainName: String, port: Int, kitName: String) -> AvahiPublisher? {
+        do {
+            return try AvahiPublisher(name: brainName, port: port,
+                                      txt: ["proto=\(DrumMessage.protocolVersion)", "kit=\(kitName)"]) { event in
+                switch event {
+                case .published(let name):
+                    printError("drumbrain: published as \"\(WireText.printable(name))\" (\(AvahiPublisher.serviceType)); pads find it by itself")
+                case .renamed(let old, let new):
+                    printError("drumbrain: another brain is called \"\(WireText.printable(old))\"; publishing as \"\(WireText.printable(new))\"")
+                case .noDaemon:
+                    printError("drumbrain: no Avahi daemon is running, so pads cannot discover this brain; "
+                               + "start avahi-daemon, or give pads --brain HOST:\(port)")
+                case .daemonLost:
+                    printError("drumbrain: the Avahi daemon went away; publishing again when it returns")
+                case .failed(let message):
+                    printError("drumbrain: publishing failed: \(message)")
+                }
+            }
+        } catch {
+            printError("drumbrain: cannot use Avahi (\(error)); pads need --brain HOST:\(port)")
             return nil
         }
-        do {
-            let loaded = try PairingKey.load(path: keyFile)
-            if let warning = loaded.warning { printError("drumbrain: warning: \(warning)") }
-            printError("drumbrain: pads must pair with the key in \(keyFile)")
-            return loaded.key
-        } catch {
-            throw ValidationError(error.description)
-        }
     }
 }
 
-/// Drum names to the playing kit's indices, with the kit's generation; read on the network
-/// thread per hit, replaced when the kit is reloaded.
-final class DrumMap: Sendable {
-    /// Guards the map against a reload while a hit is being resolved.
-    private let state: Mutex<(index: [String: Int], names: [String], generation: UInt32)>
-
-    init(kit: Kit, generation: UInt32) {
-        state = Mutex(Self.tables(kit, generation))
-    }
-
-    func replace(kit: Kit, generation: UInt32) {
-        let made = Self.tables(kit, generation)
-        state.withLock { $0 = made }
-    }
-
-    /// The drum's index and the kit generation it belongs to.
-    func lookup(_ name: String) -> (Int, UInt32)? {
-        state.withLock { s in s.index[name].map { ($0, s.generation) } }
-    }
-
-    var names: [String] { state.withLock { $0.names } }
-
-    private static func tables(_ kit: Kit, _ generation: UInt32) -> (index: [String: Int], names: [String], generation: UInt32) {
-        (Dictionary(uniqueKeysWithValues: kit.drums.enumerated().map { ($1.name, $0) }), kit.drums.map(\.name), generation)
-    }
-}
-
-/// The crosstalk cancellers of the --crosstalk-group stands, by drum name; used on the network
-/// thread (the one producer of hits), behind a lock that is never contended.
-final class CrosstalkGroups: Sendable {
-    private let members: [String: (group: Int, member: Int)]
-    private let state: Mutex<[CrosstalkCanceller]>
-
-    init(_ groups: [[String]], _ configuration: CrosstalkCanceller.Configuration) {
-        var members: [String: (group: Int, member: Int)] = [:]
-        for (group, drums) in groups.enumerated() {
-            for (member, drum) in drums.enumerated() { members[drum] = (group, member) }
-        }
-        self.members = members
-        state = Mutex(groups.map { _ in CrosstalkCanceller(configuration) })
-    }
-
-    /// Whether a hit on `drum` at `micros` (the brain's clock), which arrived at `arrivalMicros`
-    /// and is numbered `id`, sounds; drums in no group always do. A louder hit takes back the
-    /// waiting crosstalk it shows up: `takeBack` gets each one's number (0 for a hit without
-    /// one, which the mixer's take-back ignores).
-    func admit(drum: String, micros: Int64, arrivalMicros: Int64, velocity: Float, id: UInt32,
-               takeBack: (UInt32) -> Void) -> Bool {
-        guard let place = members[drum] else { return true }
-        return state.withLock {
-            $0[place.group].admit(source: place.member, time: Double(micros) / 1e6, velocity: Double(velocity),
-                                  arrival: Double(arrivalMicros) / 1e6, id: id, revoke: takeBack)
-        }
-    }
-
-    /// Hits cancelled so far, every group together.
-    var cancelled: Int { state.withLock { $0.reduce(0) { $0 + $1.cancelled } } }
-}
-
-extension Serve {
-    /// The summary's clause on hits that arrived after their slot in the jitter buffer.
-    static func lateHitsText(_ count: Int, jitterBufferMs: Double) -> String {
-        let one = count == 1
-        return "; \(count) hit\(one ? "" : "s") arrived after \(one ? "its" : "their") slot in the "
-            + "\(DecimalFormatting.string(jitterBufferMs, decimals: 0)) ms jitter buffer and started late "
-            + "(a longer --jitter-buffer-ms holds \(one ? "it" : "them"))"
-    }
-}
-
-/// A received hit as the network thread hands it to the printing task.
-struct PrintedHit: Sendable {
-    var received: ReceivedHit
-    /// Its number for the audio side (0: not played: crosstalk, or a drum the kit lacks).
-    var number: UInt32
-    /// Its drum's index in the kit, if the kit has it.
-    var drum: Int?
-    /// Cancelled as crosstalk on arrival.
-    var isCrosstalk: Bool
-}
-
-/// Numbers hits for the mixer's start reports; used on the network thread only, atomic anyway.
-final class HitNumbers: Sendable {
-    private let counter = Atomic<UInt32>(0)
-
-    /// The next number, never 0.
-    func next() -> UInt32 {
-        let value = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return value == 0 ? counter.wrappingAdd(1, ordering: .relaxed).newValue : value
-    }
-}
-
-/// SIGINT or SIGTERM (and SIGHUP, with `hangup`), caught from the moment it is made and kept
-/// until `wait` takes it: a signal that comes before anyone waits is not lost. Their default
-/// actions (ending the process at once) are turned off, so the caller can stop cleanly;
-/// Dispatch's signal sources see them on every thread.
-struct StopSignal {
-    private let signals: AsyncStream<Int32>
-    private let sources: [DispatchSourceSignal]
-
-    init(hangup: Bool = false) {
-        let (signals, arrived) = AsyncStream.makeStream(of: Int32.self)
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] + (hangup ? [SIGHUP] : []) {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { arrived.yield(number) }
-            source.resume()
-            sources.append(source)
-        }
-        self.signals = signals
-        self.sources = sources
-    }
-
-    /// Returns when one of the signals has arrived (at once if one already has).
-    func wait() async {
-        for await _ in signals { break }
-        for source in sources { source.cancel() }
-    }
-}
-
-/// Buffered standard output, one write per line (lines stay whole when piped).
-struct StandardOutput {
-    mutating func writeLine(_ line: String) {
-        var text = line
-        text.append("\n")
-        text.withUTF8 { utf8 in _ = write(1, utf8.baseAddress, utf8.count) }  // a closed stdout ends nothing
-    }
-}
-
-/// Writes one line to standard error at once.
-func printError(_ line: String) {
-    var text = line
-    text.append("\n")
-    text.withUTF8 { utf8 in _ = write(2, utf8.baseAddress, utf8.count) }  // nothing to do if stderr is gone
-}
-
-extension String {
-    /// `value` with 1 decimal.
-    init(format1 value: Double) {
-        let scaled = Int((value * 10).rounded())
-        self = (scaled < 0 ? "-" : "") + "\(abs(scaled) / 10).\(abs(scaled) % 10)"
-    }
-
-    /// `value` with 3 decimals.
-    init(format3 value: Double) {
-        let scaled = Int((value * 1000).rounded())
-        let fraction = String(abs(scaled) % 1000)
-        self = (scaled < 0 ? "-" : "") + "\(abs(scaled) / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
-}

@@ -43,4 +43,35 @@ struct KitSwapTests {
         }
         #expect(mixer.counters.hits == 20 && mixer.counters.staleHits == 0)
     }
+
+    /// The control side may release retired tables at any moment, also while the audio thread
+    /// is still mixing the period that fades the old kit out: the old kit must outlive that
+    /// period. (Before the fix, the tables were retired when the kit was taken, and released here
+    /// freed the samples the fade then read.)
+    @Test func theOldKitLivesUntilThePeriodThatFadesItIsRendered() {
+        let queue = HitQueue()
+        weak var oldKit: Kit?
+        let mixer: Mixer = {
+            let first = testKit([("kick", 0, 48_000, { _ in 0.5 })])
+            oldKit = first
+            return Mixer(kit: first, queue: queue)
+        }()
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        defer { out.deallocate() }
+        queue.push(ScheduledHit(drum: 0, velocity: 1))
+        mixer.render(into: out, frames: 128)                        // the old kick sounds
+        mixer.swap(to: testKit([("kick", 0, 48_000, { _ in 0.25 })]))
+        #expect(oldKit != nil)                                       // held by the playing tables
+        var aliveWhileFading: Bool?
+        mixer.afterKitTakenForTesting = {
+            mixer.collectRetired()                                   // as the control side may, now
+            aliveWhileFading = oldKit != nil
+        }
+        mixer.render(into: out, frames: 128)                        // the swap period: fades it out
+        mixer.afterKitTakenForTesting = nil
+        #expect(aliveWhileFading == true)
+        #expect(out[2 * 10] > 0 && out[2 * 127] == 0)                // it did fade, from the old samples
+        mixer.collectRetired()                                      // now it may go
+        #expect(oldKit == nil)
+    }
 }

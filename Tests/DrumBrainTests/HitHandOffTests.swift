@@ -1,4 +1,4 @@
-@testable import DrumBrain
+import BrainCore
 import Foundation  // Thread
 import Monotonic
 import SPSCRing
@@ -34,6 +34,19 @@ struct HitHandOffTests {
         #expect(refused == 0)
     }
 
+    /// Runs `handOff`'s consumer on a thread of its own (as the brain's printer does) until it
+    /// finishes; the returned task ends when the consumer has.
+    static func consume(_ handOff: HitHandOff<Int>, into seen: Seen) -> Task<Void, Never> {
+        Task {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread {
+                    handOff.receive { value in seen.values.withLock { $0.append(value) } }
+                    done.resume()
+                }.start()
+            }
+        }
+    }
+
     /// Waits up to `seconds` for `seen` to hold `count` values.
     static func waitFor(_ count: Int, in seen: Seen, seconds: Double) async -> Bool {
         let deadline = MonotonicClock.nowMicros() + Int64(seconds * 1e6)
@@ -48,7 +61,7 @@ struct HitHandOffTests {
         // and parks.
         let handOff = HitHandOff<Int>(capacity: 4096, pollMillis: 2)
         let seen = Seen()
-        let consumer = Task { await handOff.receive { value in seen.values.withLock { $0.append(value) } } }
+        let consumer = Self.consume(handOff, into: seen)
         let values = Array(0..<3000)
         await Self.produce(handOff, values) { i in i % 500 == 0 ? 40_000 : (i % 7 == 0 ? 300 : 0) }
         #expect(await Self.waitFor(values.count, in: seen, seconds: 30), "a hit sent was never handed over")
@@ -63,7 +76,7 @@ struct HitHandOffTests {
         // wake-up leaves a hit waiting, and the count short.
         let handOff = HitHandOff<Int>(capacity: 64, pollMillis: 1)
         let seen = Seen()
-        let consumer = Task { await handOff.receive { value in seen.values.withLock { $0.append(value) } } }
+        let consumer = Self.consume(handOff, into: seen)
         for round in 0..<400 {
             await Self.produce(handOff, [round]) { _ in UInt32(round % 3 == 0 ? 0 : 3000) }
             #expect(await Self.waitFor(round + 1, in: seen, seconds: 10), "hit \(round) was not handed over")
@@ -79,7 +92,7 @@ struct HitHandOffTests {
         for value in 0..<10 { handOff.send(value) }
         handOff.finish()
         let seen = Seen()
-        await handOff.receive { value in seen.values.withLock { $0.append(value) } }  // returns: finished
+        handOff.receive { value in seen.values.withLock { $0.append(value) } }  // returns: finished
         #expect(seen.values.withLock { $0 } == Array(0..<10))
     }
 

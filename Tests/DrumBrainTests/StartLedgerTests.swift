@@ -1,4 +1,4 @@
-@testable import DrumBrain
+import BrainCore
 @testable import DrumAudio
 import Testing
 

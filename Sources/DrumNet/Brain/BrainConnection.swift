@@ -31,6 +31,9 @@ public struct BrainConnection: Sendable {
         case send(DrumMessage)
         /// Write `/drum/error` with this text, then close the connection.
         case sendErrorAndClose(String)
+        /// Tell the brain's operator about implausible input that was refused but did not close
+        /// the connection (a hit time, a clock offset); the server rate-limits these.
+        case notice(String)
     }
 
     /// Limits that keep one pad from hurting the others.
@@ -45,12 +48,18 @@ public struct BrainConnection: Sendable {
         public var maxHitsPerSecond: Double
         /// Hits a connection may send at once above the sustained rate (the bucket's size).
         public var hitBurst: Double
+        /// The largest network latency, either way, that a hit's pad time and the pad's clock
+        /// offset may imply; beyond it they are refused (the hit plays untimed) and counted.
+        /// Also the longest round trip a pad may report.
+        public var maxLatencyMicros: Int64
 
         /// Creates limits; the defaults allow a few KiB per packet, 10 s of silence, and 200 hits
         /// per second in bursts of 50 (a drummer's fastest roll on one pad is about 30 per second).
         public init(maxPacketBytes: Int = 4096, idleTimeoutMicros: Int64 = 10_000_000,
-                    maxHitsPerSecond: Double = 200, hitBurst: Double = 50) {
+                    maxHitsPerSecond: Double = 200, hitBurst: Double = 50, maxLatencyMicros: Int64 = 10_000_000) {
             precondition(maxHitsPerSecond > 0 && hitBurst >= 1, "the hit limit must admit hits")
+            precondition(maxLatencyMicros > 0 && maxLatencyMicros <= 1 << 40, "the latency bound must be positive and sane")
+            self.maxLatencyMicros = maxLatencyMicros
             self.maxPacketBytes = maxPacketBytes
             self.idleTimeoutMicros = idleTimeoutMicros
             self.maxHitsPerSecond = maxHitsPerSecond
@@ -200,9 +209,15 @@ public struct BrainConnection: Sendable {
             }
             var latency: Int64?
             if let padTime = hit.padTimeMicros, let offset = statistics.clockOffsetMicros {
-                // Wrapping: both times come from the wire, and nonsense must not trap the brain.
-                latency = nowMicros &- (padTime &+ offset)
-                statistics.latencyMicros.add(latency!)
+                latency = plausibleLatency(nowMicros: nowMicros, padMicros: padTime, offsetMicros: offset)
+                if let latency {
+                    statistics.latencyMicros.add(latency)
+                } else {
+                    statistics.refusedTimes += 1
+                    actions.append(.notice("hit time refused: pad time \(padTime) µs with clock offset \(offset) µs "
+                                           + "is not within \(limits.maxLatencyMicros / 1_000_000) s of the brain's "
+                                           + "clock; the hit plays untimed"))
+                }
             }
             actions.append(.deliver(hit, latencyMicros: latency))
         case .hello(_, let padName, let drum):
@@ -212,8 +227,19 @@ public struct BrainConnection: Sendable {
                                           brainName: brainName, kitName: kitName)))
         case .ping(let time, let offset, let roundTrip):
             if let offset, let roundTrip {
-                statistics.clockOffsetMicros = offset
-                statistics.roundTripMicros = roundTrip
+                // The pad's estimate is checked for sense against the ping itself: its time
+                // moved to the brain's clock by that offset must land near now, and the round
+                // trip must be one a network takes. Otherwise the last sensible one stays.
+                if (0...limits.maxLatencyMicros).contains(roundTrip),
+                   plausibleLatency(nowMicros: nowMicros, padMicros: time, offsetMicros: offset) != nil {
+                    statistics.clockOffsetMicros = offset
+                    statistics.roundTripMicros = roundTrip
+                } else {
+                    statistics.refusedTimes += 1
+                    actions.append(.notice("clock offset refused: ping time \(time) µs, offset \(offset) µs, round trip "
+                                           + "\(roundTrip) µs do not fit the brain's clock within "
+                                           + "\(limits.maxLatencyMicros / 1_000_000) s"))
+                }
             }
             actions.append(.send(.pong(timeMicros: time, brainTimeMicros: nowMicros)))
         case .pong, .welcome, .error, .challenge, .auth:
@@ -221,6 +247,18 @@ public struct BrainConnection: Sendable {
         case .unknown:
             statistics.unknownMessages += 1
         }
+    }
+
+    /// The latency `nowMicros − (padMicros + offsetMicros)` when it is within the limit either
+    /// way, else nil. Both times come from the wire: the arithmetic reports overflow instead of
+    /// trapping, and a result out of range is refused, so what it returns is safe to subtract
+    /// from any brain time.
+    func plausibleLatency(nowMicros: Int64, padMicros: Int64, offsetMicros: Int64) -> Int64? {
+        let (onBrainClock, overflow) = padMicros.addingReportingOverflow(offsetMicros)
+        guard !overflow else { return nil }
+        let (latency, under) = nowMicros.subtractingReportingOverflow(onBrainClock)
+        guard !under, latency.magnitude <= UInt64(limits.maxLatencyMicros) else { return nil }
+        return latency
     }
 
     /// Counts the refusal as an error, says why, and closes; nothing after it is read.

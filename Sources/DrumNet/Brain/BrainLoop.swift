@@ -65,6 +65,13 @@ final class BrainLoop: @unchecked Sendable {
     let configuration: BrainServer.Configuration
     /// Where each hit goes, on the loop's thread.
     let onHit: @Sendable (ReceivedHit) -> Void
+    /// Where the operator's notices go (already escaped and rate-limited), on the loop's thread.
+    let onNotice: @Sendable (String) -> Void
+    /// Notices are said at most once per this long, brain-wide; the rest are counted into the next.
+    static let noticeIntervalMicros: Int64 = 10_000_000
+    /// When the last notice was said (0: never), and how many were held back since.
+    private var lastNoticeMicros: Int64 = 0
+    private var heldNotices = 0
     let listenFD: Int32
     private let epollFD: Int32
     private let wakeFD: Int32
@@ -90,10 +97,12 @@ final class BrainLoop: @unchecked Sendable {
 
     /// Takes a bound, listening, non-blocking socket. Throws if epoll or eventfd cannot be had.
     init(listenFD: Int32, configuration: BrainServer.Configuration,
-         onHit: @escaping @Sendable (ReceivedHit) -> Void) throws(DrumNetError) {
+         onHit: @escaping @Sendable (ReceivedHit) -> Void,
+         onNotice: @escaping @Sendable (String) -> Void = { _ in }) throws(DrumNetError) {
         self.listenFD = listenFD
         self.configuration = configuration
         self.onHit = onHit
+        self.onNotice = onNotice
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw .socket(operation: "epoll_create1", code: errno) }
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -322,8 +331,26 @@ final class BrainLoop: @unchecked Sendable {
             case .sendErrorAndClose(let text):
                 write(DrumMessage.error(text).packet, to: pad)
                 close(pad)
+            case .notice(let text):
+                notice(text, from: pad, nowMicros: receivedMicros)
             }
         }
+    }
+
+    /// Says `text` about `pad`, unless a notice was said less than `noticeIntervalMicros` ago:
+    /// then it is counted, and the next one said says how many were held back. A client sending
+    /// nonsense on every packet costs the operator one line per interval.
+    private func notice(_ text: String, from pad: Pad, nowMicros: Int64) {
+        guard lastNoticeMicros == 0 || nowMicros.saturatingSubtract(lastNoticeMicros) >= Self.noticeIntervalMicros else {
+            heldNotices += 1
+            return
+        }
+        lastNoticeMicros = nowMicros
+        let name = pad.connection.statistics.padName.map { "\"\(WireText.printable($0))\" " } ?? ""
+        var line = "pad \(name)(\(pad.connection.statistics.address)): \(text)"
+        if heldNotices > 0 { line += " (\(heldNotices) more such notices in the last \(Self.noticeIntervalMicros / 1_000_000) s, not shown)" }
+        heldNotices = 0
+        onNotice(line)
     }
 
     /// Writes one packet with one write; what the socket does not take waits for it to drain.

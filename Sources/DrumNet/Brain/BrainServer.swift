@@ -14,7 +14,25 @@ public struct ReceivedHit: Sendable, Equatable {
     /// Brain monotonic clock at receipt, µs.
     public var receivedMicros: Int64
     /// Network latency (receipt minus the pad's time corrected by its clock offset), when known.
+    /// The brain's connections set it only within `BrainConnection.Limits.maxLatencyMicros`.
     public var latencyMicros: Int64?
+
+    /// Creates a received hit.
+    public init(hit: DrumHit, connectionID: Int, padName: String?, receivedMicros: Int64, latencyMicros: Int64?) {
+        self.hit = hit
+        self.connectionID = connectionID
+        self.padName = padName
+        self.receivedMicros = receivedMicros
+        self.latencyMicros = latencyMicros
+    }
+
+    /// When the hit was struck, on the brain's clock (receipt minus latency), when the latency is
+    /// known; nil too if a latency from elsewhere would take it past the clock's range.
+    public var strikeMicros: Int64? {
+        guard let latencyMicros else { return nil }
+        let (strike, overflow) = receivedMicros.subtractingReportingOverflow(latencyMicros)
+        return overflow ? nil : strike
+    }
 }
 
 /// The brain's TCP server: accepts pads and OSC clients, turns their packets into hits.
@@ -64,12 +82,16 @@ public final class BrainServer: Sendable {
     private let loop: BrainLoop
 
     /// Binds and starts accepting. Throws if the address cannot be resolved or bound.
-    public init(configuration: Configuration, onHit: @escaping @Sendable (ReceivedHit) -> Void) async throws {
+    ///
+    /// `onNotice` gets the operator's notices about refused input (implausible times), escaped
+    /// and at most one per 10 s; it runs on the network thread too.
+    public init(configuration: Configuration, onHit: @escaping @Sendable (ReceivedHit) -> Void,
+                onNotice: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         self.configuration = configuration
         let (fd, port) = try Self.listen(host: configuration.host, port: configuration.port)
         self.port = port
         do {
-            loop = try BrainLoop(listenFD: fd, configuration: configuration, onHit: onHit)
+            loop = try BrainLoop(listenFD: fd, configuration: configuration, onHit: onHit, onNotice: onNotice)
         } catch {
             Glibc.close(fd)
             throw error

@@ -18,6 +18,9 @@ public struct PadStatistics: Sendable, Equatable {
     public var unknownMessages = 0
     /// Malformed input (the connection is closed after one).
     public var errors = 0
+    /// Hit times and clock offsets refused as implausible (beyond the latency limit either way);
+    /// the hits still played, untimed.
+    public var refusedTimes = 0
     /// The round trip the pad last reported, in µs.
     public var roundTripMicros: Int64?
     /// The brain's clock minus the pad's, as the pad last reported it, in µs.

@@ -10,28 +10,31 @@ import DrumAudio
 /// a sweep whenever the table has doubled, so that a long run with a slow terminal or a stalling
 /// device does not grow it without end.
 ///
-/// Thread safety: a value type, used by the printing task alone.
-struct StartLedger {
+/// Thread safety: a value type, used by the printing thread alone.
+public struct StartLedger {
     private var starts: [UInt32: StartedHit] = [:]
     /// The number of the hit the printer took last (0: none yet).
     private var current: UInt32 = 0
     /// The size at which the next sweep runs.
     private var sweepAt = 256
 
+    /// An empty ledger.
+    public init() {}
+
     /// Reports held.
-    var count: Int { starts.count }
+    public var count: Int { starts.count }
 
     /// Whether the report for `number` is in.
-    func has(_ number: UInt32) -> Bool { starts[number] != nil }
+    public func has(_ number: UInt32) -> Bool { starts[number] != nil }
 
     /// Keeps a report, unless it is for a hit the printer has passed.
-    mutating func add(_ started: StartedHit) {
+    public mutating func add(_ started: StartedHit) {
         guard !isPassed(started.id) else { return }
         starts[started.id] = started
     }
 
     /// The printer has taken hit `number`: reports for earlier ones will not be asked for.
-    mutating func reach(_ number: UInt32) {
+    public mutating func reach(_ number: UInt32) {
         current = number
         if starts.count >= sweepAt {
             starts = starts.filter { !isPassed($0.key) }
@@ -40,7 +43,7 @@ struct StartLedger {
     }
 
     /// Takes the report for `number` out, if it is in.
-    mutating func take(_ number: UInt32) -> StartedHit? { starts.removeValue(forKey: number) }
+    public mutating func take(_ number: UInt32) -> StartedHit? { starts.removeValue(forKey: number) }
 
     /// Whether `id` came before the current hit (in wrapping order: less than half the number
     /// space behind it).

@@ -1,0 +1,141 @@
+import DrumAudio
+import DrumNet
+import Monotonic
+import Synchronization
+
+/// What plays hits for the router: the live `AudioEngine`, or a stand-in (the serve-path
+/// fuzzer's mixer).
+///
+/// Thread safety: every call comes from the one network thread.
+public protocol HitPlayer: Sendable {
+    /// Queues a hit for the start of the next period; false if the queue was full.
+    func play(drum: Int, velocity: Float, id: UInt32, kitGeneration: UInt32) -> Bool
+    /// Queues a hit for the frame of `brainMicros + delayMicros`; false if the queue was full.
+    func play(drum: Int, velocity: Float, atMicros brainMicros: Int64, delayMicros: Int64,
+              id: UInt32, kitGeneration: UInt32) -> Bool
+    /// Takes back the waiting hit numbered `id`; false if the queue was full.
+    @discardableResult func takeBack(id: UInt32) -> Bool
+}
+
+extension AudioEngine: HitPlayer {}
+
+/// A received hit and what the brain did with it, as the network thread hands it to the printer.
+public struct RoutedHit: Sendable {
+    /// What became of a hit on arrival.
+    public enum Disposition: Sendable, Equatable {
+        /// Handed to the audio thread as hit `number`; its start (or drop) is reported later.
+        case queued(number: UInt32)
+        /// Not played: the audio thread's queue was full.
+        case queueFull
+        /// Not played: crosstalk of a louder hit on its stand.
+        case crosstalk
+        /// Not played: the kit has no such drum.
+        case unknownDrum
+    }
+
+    /// The hit as it arrived.
+    public var received: ReceivedHit
+    /// What became of it.
+    public var disposition: Disposition
+    /// Its drum's index in the kit, if the kit has it.
+    public var drum: Int?
+
+    /// Creates a routed hit.
+    public init(received: ReceivedHit, disposition: Disposition, drum: Int?) {
+        self.received = received
+        self.disposition = disposition
+        self.drum = drum
+    }
+}
+
+/// The brain's decisions for each received hit, on the network thread: which drum, whether it
+/// is crosstalk, and when it plays. Shared by `drumbrain` and the serve-path fuzzer, so the
+/// fuzzer runs the code the brain runs.
+///
+/// Times: a hit from a pad whose clock is synchronised carries its strike time on the brain's
+/// clock (`ReceivedHit.strikeMicros`, within 10 s of arrival by the connection's checks). With a
+/// jitter buffer it starts at that time plus the buffer, but never later than its arrival plus
+/// the buffer (a pad whose clock runs ahead cannot park hits in the mixer). Crosstalk compares
+/// strike times; for a pad with no clock sync the strike time is estimated as its arrival less
+/// the network latency that synchronised pads show lately, so that a stand with both kinds
+/// compares like with like.
+///
+/// Thread safety: `route` from one thread (the network thread); the counters from any.
+public final class HitRouter<Player: HitPlayer>: Sendable {
+    /// The kit's drums by name.
+    public let drums: DrumMap
+    /// The stands' cancellers, if any.
+    public let crosstalk: CrosstalkGroups?
+    /// The jitter buffer, µs (0: each hit at the next period).
+    public let jitterMicros: Int64
+    private let player: Player
+    private let numbers = HitNumbers()
+    private let unknown = Atomic<Int>(0)
+    private let queueFull = Atomic<Int>(0)
+    /// Recent network latency of synchronised pads, µs, smoothed (1/16 per hit).
+    private let typicalLatency = Atomic<Int64>(0)
+
+    /// A router that plays through `player`.
+    public init(player: Player, drums: DrumMap, crosstalk: CrosstalkGroups?, jitterMicros: Int64) {
+        precondition(jitterMicros >= 0 && jitterMicros <= 10_000_000, "a jitter buffer of 0…10 s")
+        self.player = player
+        self.drums = drums
+        self.crosstalk = crosstalk
+        self.jitterMicros = jitterMicros
+    }
+
+    /// Hits for drums the kit lacks, so far.
+    public var unknownDrums: Int { unknown.load(ordering: .relaxed) }
+    /// Hits not played because the audio queue was full, so far.
+    public var queueFullHits: Int { queueFull.load(ordering: .relaxed) }
+
+    /// Decides and queues `received`; returns what became of it. Network thread only.
+    public func route(_ received: ReceivedHit) -> RoutedHit {
+        let hit = received.hit
+        let found = drums.lookup(hit.drum)
+        let number: UInt32 = found == nil ? 0 : numbers.next()
+        let strike = received.strikeMicros
+        if let latency = received.latencyMicros {
+            let typical = typicalLatency.load(ordering: .relaxed)
+            typicalLatency.store(typical + (latency - typical) / 16, ordering: .relaxed)  // both within ±10 s
+        }
+        if let crosstalk {
+            let estimated = strike ?? received.receivedMicros.saturatingSubtract(typicalLatency.load(ordering: .relaxed))
+            let player = self.player
+            if !crosstalk.admit(drum: hit.drum, micros: estimated, arrivalMicros: received.receivedMicros,
+                                velocity: hit.velocity, id: number, takeBack: { player.takeBack(id: $0) }) {
+                return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
+            }
+        }
+        guard let (index, generation) = found else {
+            unknown.wrappingAdd(1, ordering: .relaxed)
+            return RoutedHit(received: received, disposition: .unknownDrum, drum: nil)
+        }
+        let queued: Bool
+        if jitterMicros > 0, let strike {
+            queued = player.play(drum: index, velocity: hit.velocity, atMicros: min(strike, received.receivedMicros),
+                                 delayMicros: jitterMicros, id: number, kitGeneration: generation)
+        } else {
+            queued = player.play(drum: index, velocity: hit.velocity, id: number, kitGeneration: generation)
+        }
+        guard queued else {
+            queueFull.wrappingAdd(1, ordering: .relaxed)
+            return RoutedHit(received: received, disposition: .queueFull, drum: index)
+        }
+        return RoutedHit(received: received, disposition: .queued(number: number), drum: index)
+    }
+}
+
+/// Numbers hits for the mixer's start reports; used on the network thread only, atomic anyway.
+public final class HitNumbers: Sendable {
+    private let counter = Atomic<UInt32>(0)
+
+    /// A counter whose first number is 1.
+    public init() {}
+
+    /// The next number, never 0.
+    public func next() -> UInt32 {
+        let value = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return value == 0 ? counter.wrappingAdd(1, ordering: .relaxed).newValue : value
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import BrainCore
+import DrumAudio
+import DrumNet
+import HitDetect
+
+extension Serve {
+    /// The pairing key of `--key-file`, after saying what it means; never prints the key.
+    func loadKey() throws -> PairingKey? {
+        guard let keyFile else {
+            printError("drumbrain: no --key-file: any host on the network can play this brain")
+            return nil
+        }
+        do {
+            let loaded = try PairingKey.load(path: keyFile)
+            if let warning = loaded.warning { printError("drumbrain: warning: \(warning)") }
+            printError("drumbrain: pads must pair with the key in \(keyFile)")
+            return loaded.key
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+extension Serve {
+    /// The summary's clause on hits that arrived after their slot in the jitter buffer.
+    static func lateHitsText(_ count: Int, jitterBufferMs: Double) -> String {
+        let one = count == 1
+        return "; \(count) hit\(one ? "" : "s") arrived after \(one ? "its" : "their") slot in the "
+            + "\(DecimalFormatting.string(jitterBufferMs, decimals: 0)) ms jitter buffer and started late "
+            + "(a longer --jitter-buffer-ms holds \(one ? "it" : "them"))"
+    }
+}
+
+extension Serve {
+    /// The exit summary on standard error: what the audio side played, dropped and cancelled,
+    /// then each pad's totals (names escaped: they come from the wire).
+    func printSummary(_ status: AudioEngine.Status, router: HitRouter<AudioEngine>, pads: [PadStatistics]) {
+        let mixer = status.mixer
+        var line = "audio: \(mixer.hits) sounds started, \(status.xruns) underruns, "
+            + "\(router.unknownDrums) hits for drums the kit lacks, "
+        if let crosstalk = router.crosstalk {
+            line += "\(crosstalk.cancelled + mixer.takenBackHits) cancelled as crosstalk"
+                + (mixer.takenBackHits > 0 ? " (\(mixer.takenBackHits) taken back from the jitter buffer)" : "") + ", "
+        }
+        line += "\(mixer.limitedSamples) samples limited"
+        if mixer.droppedHits > 0 {
+            line += "; \(mixer.droppedHits) hits dropped (the audio side held as many waiting hits as it can)"
+        }
+        if mixer.staleHits > 0 {
+            line += "; \(mixer.staleHits) hits dropped at a kit reload (resolved against the kit before it)"
+        }
+        if mixer.lateHits > 0 { line += Self.lateHitsText(mixer.lateHits, jitterBufferMs: jitterBufferMs) }
+        if status.realtime == false { line += "; ran without SCHED_FIFO (\(status.realtimeRefusal ?? "refused"))" }
+        if let error = status.outputError { line += "; output failed: \(error)" }
+        printError(line)
+        for pad in pads {
+            printError("pad \(pad.padName.map { WireText.printable($0) } ?? "-") (\(pad.address)): \(pad.hits) hits, "
+                       + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages"
+                       + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : "")
+                       + (pad.refusedTimes > 0 ? ", \(pad.refusedTimes) implausible times refused (those hits played untimed)" : "")
+                       + (pad.errors > 0 ? ", refused (\(pad.errors) error\(pad.errors == 1 ? "" : "s"): bad data or no pairing)" : ""))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Text from the wire (drum and pad names, brain and kit names, error messages), made safe to
+/// print: no byte a client sends reaches a terminal or a log line raw.
+///
+/// A name goes into `key=value` lines (`hit drum=snare pad=pad-1`), into prose, and onto the
+/// terminal visual. So every character that could end a line, start a terminal escape sequence,
+/// reorder the text on screen or start a new field is written as an escape instead: C0 controls,
+/// DEL and C1 controls as `\xNN`, the space as `\x20`, the backslash as `\\`, and Unicode's line
+/// and paragraph separators and bidirectional controls as `\u{NNNN}`. Names longer than `limit`
+/// characters are cut there and end in `…`. A name that needs none of this is printed unchanged.
+///
+/// Thread safety: pure.
+public enum WireText {
+    /// The longest name printed whole, in Unicode scalars.
+    public static let defaultLimit = 64
+
+    /// `text` escaped for printing and cut to `limit` scalars (see the type's summary).
+    public static func printable(_ text: String, limit: Int = defaultLimit) -> String {
+        precondition(limit > 0, "a limit must leave something to print")
+        var needsWork = false
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            if count > limit || escape(scalar) != nil { needsWork = true; break }
+        }
+        guard needsWork else { return text }
+        var out = ""
+        out.reserveCapacity(min(text.utf8.count, limit * 4) + 8)
+        count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            if count > limit {
+                out += "…"
+                break
+            }
+            if let escaped = escape(scalar) { out += escaped } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
+    /// The escape for `scalar`, or nil when it prints as itself.
+    static func escape(_ scalar: Unicode.Scalar) -> String? {
+        let value = scalar.value
+        switch value {
+        case 0x00...0x20, 0x7F...0x9F:
+            return "\\x" + hex(value, digits: 2)
+        case 0x5C:
+            return "\\\\"
+        case 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
+            return "\\u{" + hex(value, digits: 4) + "}"
+        default:
+            return nil
+        }
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}
