@@ -3,38 +3,6 @@ import CEpoll  // SOCK_NONBLOCK, SOCK_CLOEXEC
 import Glibc
 #endif
 
-/// A hit as the brain received it.
-public struct ReceivedHit: Sendable, Equatable {
-    /// The hit.
-    public var hit: DrumHit
-    /// The connection it came on.
-    public var connectionID: Int
-    /// The pad's name, if it said hello.
-    public var padName: String?
-    /// Brain monotonic clock at receipt, µs.
-    public var receivedMicros: Int64
-    /// Network latency (receipt minus the pad's time corrected by its clock offset), when known.
-    /// The brain's connections set it only within `BrainConnection.Limits.maxLatencyMicros`.
-    public var latencyMicros: Int64?
-
-    /// Creates a received hit.
-    public init(hit: DrumHit, connectionID: Int, padName: String?, receivedMicros: Int64, latencyMicros: Int64?) {
-        self.hit = hit
-        self.connectionID = connectionID
-        self.padName = padName
-        self.receivedMicros = receivedMicros
-        self.latencyMicros = latencyMicros
-    }
-
-    /// When the hit was struck, on the brain's clock (receipt minus latency), when the latency is
-    /// known; nil too if a latency from elsewhere would take it past the clock's range.
-    public var strikeMicros: Int64? {
-        guard let latencyMicros else { return nil }
-        let (strike, overflow) = receivedMicros.subtractingReportingOverflow(latencyMicros)
-        return overflow ? nil : strike
-    }
-}
-
 /// The brain's TCP server: accepts pads and OSC clients, turns their packets into hits.
 ///
 /// All connections live on one network thread (`BrainLoop`, an epoll loop), so hits reach
