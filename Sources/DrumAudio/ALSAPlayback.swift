@@ -1,4 +1,5 @@
 import CALSA
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,9 @@ import Monotonic
 
 /// An ALSA playback PCM: interleaved stereo, float if the device takes it, else 16-bit, with the
 /// period and buffer asked for (or the nearest the device allows).
-final class ALSAPlayback {
+final class ALSAPlayback: @unchecked Sendable {
+    // @unchecked: the audio thread owns the PCM while it runs; afterwards one closing thread
+    // does, and `closed` tells the others when it has.
     let pcm: OpaquePointer
     let device: String
     let rate: Int
@@ -103,13 +106,48 @@ final class ALSAPlayback {
     }
 
     deinit {
-        // Drop, not drain: draining waits for the device to play what it holds, forever if the
-        // sound server has stopped; the last few milliseconds are not worth a hang.
-        snd_pcm_drop(pcm)
-        snd_pcm_close(pcm)
+        if !closed.load(ordering: .acquiring) { dropAndClose() }
         Glibc.close(wakeFD)
         pollFDs.deallocate()
         s16.deallocate()
+    }
+
+    /// Whether the PCM has been closed.
+    private let closed = Atomic<Bool>(false)
+
+    /// Drop, not drain: draining waits for the device to play what it holds, forever if the
+    /// sound server has stopped; the last few milliseconds are not worth a hang.
+    private func dropAndClose() {
+        snd_pcm_drop(pcm)
+        snd_pcm_close(pcm)
+        closed.store(true, ordering: .releasing)
+    }
+
+    /// Drops and closes the device on a thread of its own, waiting at most `micros` for it:
+    /// ALSA's pulse plugin waits for the sound server even to drop, so a stopped server would
+    /// hold whoever closes. True when it closed in time; when not, the thread is left to finish
+    /// whenever the server answers (or the process ends), holding this object until then.
+    /// Control side only, after the audio thread has ended.
+    func close(waitingAtMostMicros micros: Int64) -> Bool {
+        guard !closed.load(ordering: .acquiring) else { return true }
+        var thread = pthread_t()
+        let me = Unmanaged.passRetained(self).toOpaque()
+        guard pthread_create(&thread, nil, { argument in
+            let playback = Unmanaged<ALSAPlayback>.fromOpaque(argument!).takeRetainedValue()
+            playback.dropAndClose()
+            return nil
+        }, me) == 0 else {
+            Unmanaged<ALSAPlayback>.fromOpaque(me).release()
+            dropAndClose()
+            return true
+        }
+        pthread_detach(thread)
+        let deadline = MonotonicClock.nowMicros() + micros
+        while !closed.load(ordering: .acquiring) {
+            if MonotonicClock.nowMicros() >= deadline { return false }
+            usleep(1000)
+        }
+        return true
     }
 
     /// Wakes a `write` waiting for room, which then returns `interrupted`; a later write waits

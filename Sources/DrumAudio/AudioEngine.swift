@@ -81,7 +81,13 @@ public final class AudioEngine: @unchecked Sendable {
         public var outputError: String?
         /// Samples the recorder or WAV output dropped because the disk fell behind.
         public var droppedSamples: Int
+        /// The device did not close within `AudioEngine.closeWaitMicros` when stopped (a sound
+        /// server that stands still); it was left to close when the server answers.
+        public var closeTimedOut: Bool = false
     }
+
+    /// How long `stop` waits for the device to close.
+    public static let closeWaitMicros: Int64 = 2_000_000
 
     /// The mixer the audio thread runs.
     public let mixer: Mixer
@@ -106,6 +112,7 @@ public final class AudioEngine: @unchecked Sendable {
     /// 0 untried, 1 granted, 2 refused.
     private let realtimeState = Atomic<Int>(0)
     private let realtimeErrno = Atomic<Int32>(0)
+    private let closeTimedOut = Atomic<Bool>(false)
     private let fatalError = Atomic<Int32>(0)
     /// The audio clock's origin (see `FrameClock`): the monotonic time (µs) at which output
     /// frame 0 was rendered. 0 until the thread runs.
@@ -181,6 +188,9 @@ public final class AudioEngine: @unchecked Sendable {
         // its wait for room: wake it, so stopping never waits on the device.
         alsa?.interrupt()
         pthread_join(thread, nil)
+        if let alsa, !alsa.close(waitingAtMostMicros: Self.closeWaitMicros) {
+            closeTimedOut.store(true, ordering: .relaxed)
+        }
         wavOutput?.finish()
         recorder?.finish()
     }
@@ -232,7 +242,8 @@ public final class AudioEngine: @unchecked Sendable {
                       realtime: rt == 0 ? nil : rt == 1,
                       realtimeRefusal: rt == 2 ? String(cString: strerror(code)) : nil,
                       outputError: fatal == 0 ? nil : String(cString: snd_strerror(fatal)),
-                      droppedSamples: (recorder?.ring.droppedCount ?? 0) + (wavOutput?.ring.droppedCount ?? 0))
+                      droppedSamples: (recorder?.ring.droppedCount ?? 0) + (wavOutput?.ring.droppedCount ?? 0),
+                      closeTimedOut: closeTimedOut.load(ordering: .relaxed))
     }
 
     /// The audio thread: render, record, write, repeat.

@@ -53,6 +53,10 @@ extension Serve {
         if mixer.lateHits > 0 { line += Self.lateHitsText(mixer.lateHits, jitterBufferMs: jitterBufferMs) }
         if status.realtime == false { line += "; ran without SCHED_FIFO (\(status.realtimeRefusal ?? "refused"))" }
         if let error = status.outputError { line += "; output failed: \(error)" }
+        if status.closeTimedOut {
+            line += "; the sound device did not close within \(AudioEngine.closeWaitMicros / 1_000_000) s "
+                + "(its sound server is not answering), so it was left open"
+        }
         printError(line)
         for pad in pads {
             printError("pad \(pad.padName.map { WireText.printable($0) } ?? "-") (\(pad.address)): \(pad.hits) hits, "

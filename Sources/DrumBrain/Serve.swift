@@ -18,7 +18,12 @@ struct Serve: AsyncParsableCommand {
               hit drum=snare velocity=0.500 pad=pad-1 latency_us=180 frame=96000 brain_us=850
             latency_us is the network latency (once the pad has synchronised its clock), frame \
             the output frame where the sound starts, brain_us the time from receiving the hit to \
-            rendering the period it starts in. When standard output is a terminal, the terminal \
+            rendering the period it starts in. A hit that will not sound prints \
+            `dropped drum=… reason=queue_full|mixer_full|kit_swapped` or `unknown drum=…`. Names \
+            from the network are printed escaped (control characters as \\xNN, a space as \\x20) and \
+            cut at 64 characters. A hit time more than 10 s from the brain's clock, or a clock \
+            offset that does not fit its ping, is refused (the hit plays untimed), counted and \
+            said at most once every 10 s. When standard output is a terminal, the terminal \
             visual is drawn instead (--no-visual: the lines). On SIGINT or SIGTERM \
             the brain closes every connection and prints each pad's totals on standard error.
 
