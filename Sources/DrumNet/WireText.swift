@@ -13,14 +13,16 @@ public enum WireText {
     /// The longest name printed whole, in Unicode scalars.
     public static let defaultLimit = 64
 
-    /// `text` escaped for printing and cut to `limit` scalars (see the type's summary).
-    public static func printable(_ text: String, limit: Int = defaultLimit) -> String {
+    /// `text` escaped for printing and cut to `limit` scalars (see the type's summary). With
+    /// `prose`, spaces stay spaces: for a message quoted whole, such as a peer's `/drum/error`
+    /// text, where no field follows it on the line.
+    public static func printable(_ text: String, limit: Int = defaultLimit, prose: Bool = false) -> String {
         precondition(limit > 0, "a limit must leave something to print")
         var needsWork = false
         var count = 0
         for scalar in text.unicodeScalars {
             count += 1
-            if count > limit || escape(scalar) != nil { needsWork = true; break }
+            if count > limit || escape(scalar, prose: prose) != nil { needsWork = true; break }
         }
         guard needsWork else { return text }
         var out = ""
@@ -32,14 +34,15 @@ public enum WireText {
                 out += "…"
                 break
             }
-            if let escaped = escape(scalar) { out += escaped } else { out.unicodeScalars.append(scalar) }
+            if let escaped = escape(scalar, prose: prose) { out += escaped } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }
 
     /// The escape for `scalar`, or nil when it prints as itself.
-    static func escape(_ scalar: Unicode.Scalar) -> String? {
+    static func escape(_ scalar: Unicode.Scalar, prose: Bool = false) -> String? {
         let value = scalar.value
+        if prose && value == 0x20 { return nil }
         switch value {
         case 0x00...0x20, 0x7F...0x9F:
             return "\\x" + hex(value, digits: 2)

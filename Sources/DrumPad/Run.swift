@@ -112,7 +112,8 @@ struct Run: ParsableCommand {
                         printError("drumpad: no Avahi daemon is running, so no brain can be discovered; "
                                    + "start avahi-daemon, or give --brain HOST:PORT")
                     case .daemonLost: printError("drumpad: the Avahi daemon went away; discovery resumes when it returns")
-                    case .found(let brain): printError("drumpad: found brain \"\(brain.name)\" at \(brain.host):\(brain.port)")
+                    case .found(let brain):  // names from the network, escaped
+                        printError("drumpad: found brain \"\(WireText.printable(brain.name))\" at \(WireText.printable(brain.host)):\(brain.port)")
                     case .failed(let message): printError("drumpad: discovery failed: \(message)")
                     }
                 }
@@ -154,7 +155,7 @@ struct Run: ParsableCommand {
             case .welcomed(let brain, let kit):
                 refused.store(false, ordering: .relaxed)
                 refusals.reset()
-                printError("drumpad: brain \"\(brain)\" (kit \(kit)) welcomed \"\(padName)\" playing \(drum)")
+                printError("drumpad: brain \"\(WireText.printable(brain))\" (kit \(WireText.printable(kit))) welcomed \"\(padName)\" playing \(drum)")
                 welcomed.signal()
             case .droppedWhileDisconnected(let count):
                 guard !refused.load(ordering: .relaxed) else { break }  // refused: hits drop anyway
@@ -173,9 +174,9 @@ struct Run: ParsableCommand {
             case .brainError(let text):
                 if text == BrainConnection.wrongKeyMessage || text == BrainConnection.needsKeyMessage {
                     refused.store(true, ordering: .relaxed)
-                    if refusals.shouldSay(text) { printError("drumpad: the brain says: \(text) (retrying quietly)") }
+                    if refusals.shouldSay(text) { printError("drumpad: the brain says: \(WireText.printable(text, limit: 200, prose: true)) (retrying quietly)") }
                 } else {
-                    printError("drumpad: the brain says: \(text)")
+                    printError("drumpad: the brain says: \(WireText.printable(text, limit: 200, prose: true))")
                 }
             }
         }

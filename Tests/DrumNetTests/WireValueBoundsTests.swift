@@ -103,6 +103,11 @@ struct WireValueBoundsTests {
         #expect(WireText.printable(raw) == printed)
     }
 
+    @Test func proseKeepsItsSpacesAndLosesItsControls() {
+        #expect(WireText.printable("wrong key: try again\n\u{1B}[2J", limit: 200, prose: true)
+                == "wrong key: try again\\x0A\\x1B[2J")
+    }
+
     @Test func longNamesAreCut() {
         let long = String(repeating: "a", count: 500)
         #expect(WireText.printable(long) == String(repeating: "a", count: 64) + "…")
