@@ -19,7 +19,7 @@ struct AbuseTests {
         // The latency and promptness checks are timing: a VM whose host stops it for tenths of a
         // second fails them whatever the brain does (p99 100-165 ms was seen with a third of the
         // CPU stolen), so they follow the StallProbe rule.
-        try whereTheMachineMayStall(attempts: 3) { try Self.abuse($0) }
+        try whereTheMachineMayStall { try Self.abuse($0) }
     }
 
     static func abuse(_ attempt: TimingAttempt) throws {
@@ -46,30 +46,70 @@ struct AbuseTests {
         // 2. Idle connections against --max-connections.
         try table.run("idle connections", load: "500 at once, --max-connections \(brain.maxConnections)",
                       brain: brain, good: good) {
+            // Connecting takes a fraction of a second here, but a loaded or stalled machine can
+            // take longer than the idle limit, which would then free places for later connections
+            // to take. So the connections made so far are kept alive while connecting, with a
+            // ping each half second to those the brain has not refused (an unrefused socket has
+            // nothing to read: the brain answers only what it is sent), and the limit is judged
+            // every time: the places stay taken until the last connection is made.
             var sockets: [RawSocket] = []
             var connected: [Int64] = []
+            var pinged: [Bool] = []
+            var refusedSeen: [Int64] = []  // when a refusal was first seen readable (0: not)
+            let ping = DrumMessage.ping(timeMicros: 1, offsetMicros: nil, roundTripMicros: nil).packet
+            func keepAlive() {
+                let now = MonotonicClock.nowMicros()
+                for i in sockets.indices where refusedSeen[i] == 0 {
+                    if !pinged[i] {
+                        var fd = pollfd(fd: sockets[i].fd, events: Int16(POLLIN), revents: 0)
+                        if poll(&fd, 1, 0) > 0 { refusedSeen[i] = now; continue }
+                        guard now - connected[i] > 200_000 else { continue }  // the brain may not have decided yet
+                    }
+                    _ = ping.withUnsafeBytes { Glibc.send(sockets[i].fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                    pinged[i] = true
+                }
+            }
             let start = MonotonicClock.nowMicros()
-            for _ in 0..<500 {
-                if let s = RawSocket(port: brain.port) { sockets.append(s); connected.append(MonotonicClock.nowMicros()) }
+            let connectDeadline = start + 120_000_000
+            var lastKeepAlive = start
+            var failedConnects = 0
+            while sockets.count < 500 && failedConnects < 20 && MonotonicClock.nowMicros() < connectDeadline {
+                if let s = RawSocket(port: brain.port) {
+                    sockets.append(s)
+                    connected.append(MonotonicClock.nowMicros())
+                    pinged.append(false)
+                    refusedSeen.append(0)
+                } else {
+                    failedConnects += 1
+                }
+                if MonotonicClock.nowMicros() - lastKeepAlive > 500_000 {
+                    keepAlive()
+                    lastKeepAlive = MonotonicClock.nowMicros()
+                }
             }
             let connecting = MonotonicClock.nowMicros() - start
-            #expect(sockets.count == 500)
+            #expect(sockets.count == 500, "\(sockets.count) of 500 connected in \(ms(connecting)); \(failedConnects) connects failed")
             let ends = waitForClose(sockets, withinSeconds: brain.idleTimeoutSeconds + 4)
             for s in sockets { s.close() }
             let refused = ends.indices.filter { ends[$0].text.contains("limit") }
             let idle = ends.filter { $0.text.contains("no message") }
-            #expect(refused.count + idle.count == 500 && ends.allSatisfy { $0.closedMicros > 0 })
-            // Refused as soon as the brain accepts them, not left hanging until the idle limit.
-            let slowest = refused.map { ends[$0].closedMicros - connected[$0] }.max() ?? 0
-            attempt.expect(slowest < Int64(brain.idleTimeoutSeconds * 1e6),
+            let others = Set(ends.map(\.text)).filter { !$0.contains("limit") && !$0.contains("no message") }
+            let seen = "\(refused.count) refused, \(idle.count) closed as idle, \(ends.filter { $0.closedMicros == 0 }.count) "
+                + "still open of \(sockets.count); others said \(others)"
+            #expect(refused.count + idle.count == sockets.count && ends.allSatisfy { $0.closedMicros > 0 }, "\(seen)")
+            // Refused as soon as the brain accepts them, not left hanging until the idle limit
+            // (seen at once, or while connecting the rest).
+            let slowest = refused.map { (refusedSeen[$0] > 0 ? min(refusedSeen[$0], ends[$0].closedMicros) : ends[$0].closedMicros)
+                - connected[$0] }.max() ?? 0
+            attempt.timing(slowest < Int64(brain.idleTimeoutSeconds * 1e6),
                            "refusals took up to \(slowest) µs, not before the \(brain.idleTimeoutSeconds) s idle limit")
             // The limit holds: the good pad has one place, so 99 of these are held (until the
-            // idle limit closes them) and the rest refused; when connecting took longer than the
-            // idle limit, places freed by it were taken again.
+            // idle limit closes them, after the last ping) and the rest refused. Judged however
+            // long connecting took; a place freed by an earlier case's connection closing late is
+            // the slack of 2.
             let held = brain.maxConnections - 1
-            if connecting < Int64(brain.idleTimeoutSeconds * 1e6) - 1_000_000 {
-                #expect(abs(idle.count - held) <= 2)
-            }
+            #expect(abs(idle.count - held) <= 2,
+                    "\(idle.count) connections held, the limit leaves \(held); connecting took \(ms(connecting))")
             return "all 500 connected in \(ms(connecting)); \(idle.count) held (the limit leaves \(held)) and closed by "
                 + "the idle limit, \(refused.count) refused with `/drum/error` and closed "
                 + "(each within \(ms(slowest)) of its connect, which the kernel completes before the brain accepts); none hung"
@@ -98,7 +138,7 @@ struct AbuseTests {
             for s in sockets { s.close() }
             let slowest = (closed.max() ?? 0) - start
             #expect(!closed.contains(0))
-            attempt.expect(slowest < Int64((brain.idleTimeoutSeconds + 2) * 1e6),
+            attempt.timing(slowest < Int64((brain.idleTimeoutSeconds + 2) * 1e6),
                            "slow lorises closed after up to \(slowest) µs, over the idle limit and 2 s")
             return closed.contains(0) ? "\(closed.filter { $0 == 0 }.count) still open"
                 : "all closed by the idle limit within \(ms(slowest)), after \(next) of \(packet.count) bytes"
@@ -245,6 +285,7 @@ final class AbuseBrain: @unchecked Sendable {
     init() throws {
         // A free port can be taken by another program before the brain binds it: try another.
         var started: (BackgroundProcess, Int)?
+        var lastOutput = ""
         for _ in 0..<3 where started == nil {
             let port = freePort()
             let process = try #require(BackgroundProcess([
@@ -255,9 +296,9 @@ final class AbuseBrain: @unchecked Sendable {
             let deadline = MonotonicClock.nowMicros() + 20_000_000
             while MonotonicClock.nowMicros() < deadline && !process.output.contains("listening on")
                     && !process.output.contains("Address already in use") { usleep(20_000) }
-            if process.output.contains("listening on") { started = (process, port) }
+            if process.output.contains("listening on") { started = (process, port) } else { lastOutput = process.output }
         }
-        let (process, port) = try #require(started, "the brain did not start")
+        let (process, port) = try #require(started, "the brain did not start: \(String(lastOutput.suffix(2_000)))")
         self.process = process
         self.port = port
     }
@@ -337,9 +378,13 @@ final class GoodPad: Sendable {
         }
     }
 
-    func stop() {
+    func stop(sourceLocation: SourceLocation = #_sourceLocation) {
         running.store(false, ordering: .relaxed)
-        while !finished.load(ordering: .relaxed) { usleep(10_000) }
+        // Its thread sleeps at most 50 ms between sends; one stuck in a send is a failure, not a hang.
+        let deadline = MonotonicClock.nowMicros() + 10_000_000
+        while !finished.load(ordering: .relaxed) && MonotonicClock.nowMicros() < deadline { usleep(10_000) }
+        let stopped = finished.load(ordering: .relaxed), count = sent.load(ordering: .relaxed)
+        #expect(stopped, "the good pad's thread did not stop within 10 s (\(count) hits sent)", sourceLocation: sourceLocation)
         socket.close()
     }
 }
@@ -368,6 +413,9 @@ struct AbuseTable {
         let played = min(lines.count, sentAfter) - sentBefore
         let latencies = lines[min(sentBefore, lines.count)..<min(sentAfter, lines.count)]
             .compactMap { field("latency_us", in: $0).flatMap { Int64($0) } }.sorted()
+        // Every hit line of the good pad's says its latency (it pings with its clock offset
+        // before its first hit): a p99 of no latencies would judge nothing.
+        #expect(latencies.count == played, "\(name): \(latencies.count) of \(played) played hits say their latency")
         let p99 = latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
         let rss = brain.residentKiB()
         maxRSSKiB = max(maxRSSKiB, rss)
@@ -376,7 +424,7 @@ struct AbuseTable {
         #expect(played == sentAfter - sentBefore, "\(name): the good pad sent \(sentAfter - sentBefore), \(played) played")
         #expect(rss < rssLimitKiB, "\(name): VmRSS \(rss) KiB over \(rssLimitKiB)")
         // The latency budget's network part is under 1 ms on loopback; allow a noisy VM 50 ms.
-        attempt.expect(p99 < 50_000, "\(name): the good pad's p99 latency \(p99) µs")
+        attempt.timing(p99 < 50_000, "\(name): the good pad's p99 latency \(p99) µs")
         let lost = sentAfter - sentBefore - played
         let result = (alive ? "survived" : "**died**") + "; \(outcome). Good pad: \(played) of \(sentAfter - sentBefore) "
             + "hits played (lost: \(lost == 0 ? "none" : "**\(lost)**")), p99 latency \(ms(p99)); "

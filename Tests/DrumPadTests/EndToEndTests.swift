@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DrumAudio
 import HitDetect
+import Synchronization
 import Testing
 import TestSupport
 
@@ -18,6 +19,10 @@ struct EndToEndTests {
     /// Long enough for a shared machine's scheduling stalls (31 ms seen on an idle 2-core VM);
     /// the test is of placing hits by their time stamps, not of how short the buffer can be.
     static let jitterBufferMs = 100
+    /// The device's buffer in periods of 1024 frames: 8 is 171 ms. Every hit must be heard
+    /// whatever the machine does, and a device that runs dry cuts the sounds it was playing; so
+    /// the buffer rides out a stall of a shared VM's usual length (tens of ms, some of 100-150 ms).
+    static let periods = 8
 
     /// The strike times of a bundled groove log (its hit column).
     static func strikes(_ drum: String) throws -> [Double] {
@@ -77,50 +82,55 @@ struct EndToEndTests {
     }
 
     @Test func threePadsFoundThroughAvahiAreHeardOnceEachOnTheirDrumAndOnTime() throws {
-        try whereTheMachineMayStall(attempts: 3) { try Self.playTheGrooveAndCheckWhatIsHeard($0) }
+        try whereTheMachineMayStall { try Self.playTheGrooveAndCheckWhatIsHeard($0) }
     }
 
-    /// The retry above is itself checked: the probe sees this process stopped for 200 ms as it
-    /// would see the host stop the VM, and only then is a failing attempt run again.
-    @Test func anAttemptIsRunAgainOnlyWhenTheMachineStalled() {
+    /// The stall rule is itself checked: the probe sees this process stopped for 200 ms as it
+    /// would see the host stop the VM; then a timing check is not judged, and a functional check
+    /// still fails. The body runs once either way (`scripts/test` alone reruns a failed suite).
+    @Test func aStalledMachineExcusesTimingChecksOnlyAndNothingRunsAgain() {
         let me = getpid()
         func stall() {
             #expect(Program.runTool("sh", ["-c", "kill -STOP \(me); sleep 0.2; kill -CONT \(me)"]).status == 0)
         }
-        var runs = 0
-        whereTheMachineMayStall(attempts: 3) { _ in
-            runs += 1
-            if runs == 1 {
-                stall()
-                Issue.record("a failure while the machine stalled")
-            }
-        }
-        #expect(runs == 2)
-        // Without a stall the first failure stands (here caught as a known issue) and nothing
-        // runs again, timing or not.
-        runs = 0
+        // On a quiet machine both failures stand.
+        var runs = 0, stalledAnyway = false, notJudged = 0
+        let recorded = Mutex<[String]>([])
         withKnownIssue("the failures that should stand") {
-            whereTheMachineMayStall(attempts: 3) { attempt in
+            whereTheMachineMayStall { attempt in
                 runs += 1
-                Issue.record("a failure on a quiet machine")
-                attempt.expect(false, "a timing failure on a quiet machine")
+                Issue.record("a functional failure on a quiet machine")
+                attempt.timing(false, "a timing failure on a quiet machine")
+                stalledAnyway = attempt.machineStalled  // the machine may stall by itself
+                notJudged = attempt.notJudged
             }
+        } matching: { issue in
+            recorded.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+            return true
         }
         #expect(runs == 1)
-        // In the last attempt after a stall, a timing check is not judged, and any other
-        // failure stands.
+        let quiet = recorded.withLock { $0 }
+        #expect(quiet.filter { $0.contains("functional") }.count == 1, "\(quiet)")
+        #expect(quiet.filter { $0.contains("timing") }.count == (stalledAnyway ? 0 : 1) && notJudged == (stalledAnyway ? 1 : 0),
+                "\(quiet); the probe saw a stall by itself: \(stalledAnyway)")
+        // After a stall, the timing check is not judged, and the functional one still fails.
         runs = 0
-        var notJudged = 0
-        withKnownIssue("the last attempt's failure") {
-            whereTheMachineMayStall(attempts: 1) { attempt in
+        recorded.withLock { $0 = [] }
+        withKnownIssue("the functional failure") {
+            whereTheMachineMayStall { attempt in
                 runs += 1
                 stall()
-                attempt.expect(false, "a timing failure while the machine stalled, in the last attempt")
+                attempt.timing(false, "a timing failure while the machine stalled")
+                Issue.record("a functional failure while the machine stalled")
                 notJudged = attempt.notJudged
-                Issue.record("a failure while the machine stalled, in the last attempt")
             }
+        } matching: { issue in
+            recorded.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+            return true
         }
         #expect(runs == 1 && notJudged == 1)
+        let stalled = recorded.withLock { $0 }
+        #expect(stalled == ["a functional failure while the machine stalled"], "\(stalled)")
     }
 
     static func playTheGrooveAndCheckWhatIsHeard(_ attempt: TimingAttempt) throws {
@@ -128,9 +138,9 @@ struct EndToEndTests {
         let pulse = try PulseSandbox()
         let (recorder, recording) = try #require(HeardAudio.startRecorder(pulse))
         let brain = try #require(BackgroundProcess(avahi.inside(pulse.env([
-            Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7811", "--output", "alsa:pulse",
-            "--period", "1024", "--periods", "4", "--jitter-buffer-ms", "\(Self.jitterBufferMs)"]))))
-        #expect(eventually(within: 10) { brain.output.contains("published as \"e2e\"") }, "\(brain.output)")
+            Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "\(freePort())", "--output", "alsa:pulse",
+            "--period", "1024", "--periods", "\(Self.periods)", "--jitter-buffer-ms", "\(Self.jitterBufferMs)"]))))
+        #expect(brain.waitForOutput("published as \"e2e\""), "\(brain.output)")
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         // Far enough ahead that every pad has found the brain first, even on a loaded machine,
@@ -169,8 +179,9 @@ struct EndToEndTests {
         for jump in check.stretches.dropFirst() {
             print("end-to-end: the recording jumps to lag \(jump.lag) frames before frame \(jump.first)")
         }
-        attempt.expect(check.stretches.count <= 3, "the recording jumps \(check.stretches.count - 1) times: \(check.stretches)")
-        attempt.expect(check.whole < 0.01, "heard − reference over a whole stretch of the groove: \(check.whole)")
+        attempt.timing(check.stretches.count <= 3, "the recording jumps \(check.stretches.count - 1) times: \(check.stretches)")
+        // Nothing but the hits heard between them (a sound played twice or cut would be): functional.
+        #expect(check.whole < 0.01, "heard − reference over a whole stretch of the groove: \(check.whole)")
         print("end-to-end through PulseAudio: aligned at \(aligned.lag) frames, \(check.stretches.count) stretch(es); "
               + "remainder worst hit \(check.remainders.max() ?? 0), whole \(check.whole)")
 
@@ -192,29 +203,38 @@ struct EndToEndTests {
         }
         #expect(soFar.count == underrunLines.count && soFar == soFar.sorted() && Set(soFar).count == soFar.count
                 && (underruns ?? -1) >= (soFar.last ?? 0), "underruns said \(underrunLines), counted: \(summary)")
-        attempt.expect((underruns ?? 0) <= 1, "\(underruns ?? 0) underruns: \(summary)")
+        attempt.timing((underruns ?? 0) <= 1, "\(underruns ?? 0) underruns: \(summary)")
         let unsettled = Self.unsettled(output, check)
         func settled(_ hit: PlayedHit) -> Bool { !unsettled.contains { $0.contains(hit.frame) } }
-        // Each hit heard on its drum. Around a jump or an underrun, what is heard depends on
-        // what the stall cut, so there that is a timing check.
+        // Each hit heard on its drum: a functional check, judged for every hit whatever the
+        // machine did (`follow` looks for a hit shifted by a jump within 3 s of it). A stall that
+        // cut a sound fails it: the buffer (`periods`) is sized so that a stall seldom does.
         for (hit, remainder) in zip(played, check.remainders) {
-            let message = "\(hit.drum) at frame \(hit.frame): \(remainder) of its energy is not the template's"
-            if settled(hit) { #expect(remainder < 0.01, "\(message)") } else { attempt.expect(remainder < 0.01, message) }
+            let near = settled(hit) ? "" : " (near a jump or an underrun)"
+            #expect(remainder < 0.01, "\(hit.drum) at frame \(hit.frame)\(near): \(remainder) of its energy is not the template's")
         }
         for drum in Self.drums {
             let expected = try Self.strikes(drum)
             let mine = played.indices.filter { played[$0].drum == drum && played[$0].pad == "e2e-\(drum)" }
-            guard mine.count == expected.count, !mine.isEmpty else { continue }
+            // A drum whose hit count is wrong has failed above; its hits cannot be paired with
+            // the strikes to time them.
+            guard mine.count == expected.count else { continue }
             var timed: [(t: Double, heard: Double)] = []
             for (index, t) in zip(mine, expected) where !played[index].late && settled(played[index]) {
                 timed.append((t, Double(played[index].frame + Int64(check.lags[index])) / 48_000))
             }
+            // Hits are left untimed only by what the machine did (late past the jitter buffer,
+            // or near a jump or an underrun); too few timed is itself a timing failure, not a
+            // check that silently disappears. Half of a drum's hits is far more than one
+            // underrun's 4.5 s leaves out.
+            attempt.timing(timed.count >= max(2, mine.count / 2),
+                           "\(drum): only \(timed.count) of \(mine.count) hits could be timed (the rest late or near a jump or an underrun)")
             guard timed.count >= 2 else { continue }
             let fit = LineFit(timed.map(\.t), timed.map(\.heard))
             let worst = timed.map { abs($0.heard - fit.at($0.t)) * 1000 }.max()!
             let ppm = (fit.slope - 1) * 1e6
-            attempt.expect(worst <= 1.0, "\(drum): timing deviation up to \(worst) ms: \(mine.map { played[$0] })")
-            attempt.expect(abs(ppm) < 500, "\(drum): the device's clock runs \(ppm) ppm off the monotonic clock")
+            attempt.timing(worst <= 1.0, "\(drum): timing deviation up to \(worst) ms: \(mine.map { played[$0] })")
+            attempt.timing(abs(ppm) < 500, "\(drum): the device's clock runs \(ppm) ppm off the monotonic clock")
             print("end-to-end timing: \(drum) worst \(DecimalFormatting.string(worst, decimals: 3)) ms "
                   + "over \(timed.count) of \(mine.count) hits (device clock \(DecimalFormatting.string(ppm, decimals: 0)) ppm)")
         }
@@ -222,7 +242,7 @@ struct EndToEndTests {
         // from an underrun or a jump.
         let late = played.filter(\.late)
         let lateAway = late.filter(settled)
-        attempt.expect(lateAway.count <= 2, "\(lateAway.count) hits arrived after their slot: \(lateAway)")
+        attempt.timing(lateAway.count <= 2, "\(lateAway.count) hits arrived after their slot: \(lateAway)")
         if !late.isEmpty { print("end-to-end: \(late.count) hits late past the \(Self.jitterBufferMs) ms buffer: \(late)") }
         #expect(late.isEmpty || summary.contains("; \(late.count) hit"), "the summary does not count the late hits: \(summary)")
         // The check tells drums apart: with the drums swapped round, every hit's window fails it.
@@ -234,9 +254,6 @@ struct EndToEndTests {
         }
         #expect(wrong == played.count, "with the drums swapped \(wrong ?? 0) of \(played.count) hits fail the check")
         #expect(output.contains("pad e2e-kick ") && output.contains("pad e2e-snare ") && output.contains("pad e2e-hihat "))
-        if attempt.notJudged > 0 {
-            print("end-to-end: \(attempt.notJudged) timing checks not judged: the machine stalled in every attempt")
-        }
     }
 }
 
@@ -279,7 +296,7 @@ struct EndToEndFaultTests {
     }
 
     @Test func padAndBrainKilledAndRestartedMidwayRecover() throws {
-        try whereTheMachineMayStall(attempts: 3) { try Self.killAndRestartMidGroove($0) }
+        try whereTheMachineMayStall { try Self.killAndRestartMidGroove($0) }
     }
 
     static func killAndRestartMidGroove(_ attempt: TimingAttempt) throws {
@@ -287,10 +304,10 @@ struct EndToEndFaultTests {
         let pulse = try PulseSandbox()
         let (recorder, recording) = try #require(HeardAudio.startRecorder(pulse))
         let brainArguments = avahi.inside(pulse.env([
-            Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "7812", "--output", "alsa:pulse",
-            "--period", "1024", "--periods", "4"]))
+            Program.productsFolder + "/drumbrain", "--name", "e2e", "--port", "\(freePort())", "--output", "alsa:pulse",
+            "--period", "1024", "--periods", "\(EndToEndTests.periods)"]))
         let first = BackgroundProcess(brainArguments)!
-        #expect(eventually(within: 10) { first.output.contains("published as \"e2e\"") })
+        #expect(first.waitForOutput("published as \"e2e\""), "\(first.output)")
         func pad(_ drum: String) -> BackgroundProcess {
             BackgroundProcess(avahi.inside([
                 Program.productsFolder + "/drumpad", "run", "--drum", drum,
@@ -299,24 +316,23 @@ struct EndToEndFaultTests {
         }
         let kick = pad("kick"), hihat = pad("hihat")
         var snare = pad("snare")
-        #expect(eventually(within: 10) { Self.hits(first.output, pad: "e2e-snare") >= 2 })
+        #expect(eventually(within: 30) { Self.hits(first.output, pad: "e2e-snare") >= 2 }, "\(first.output)")
         // A pad killed and started again: a new connection, the brain unharmed.
         snare.stop(signal: SIGKILL)
         snare = pad("snare")
-        #expect(eventually(within: 10) { Self.hits(first.output, pad: "e2e-snare") >= 4 })
+        #expect(eventually(within: 30) { Self.hits(first.output, pad: "e2e-snare") >= 4 }, "\(first.output)")
         // The brain killed without warning, and a new one started in its place.
         #expect(first.stop(signal: SIGKILL) == 128 + SIGKILL)
         usleep(300_000)
         let second = BackgroundProcess(brainArguments)!
-        #expect(eventually(within: 10) { second.output.contains("published as \"e2e\"") })
+        #expect(second.waitForOutput("published as \"e2e\""), "\(second.output)")
         // Every pad comes back and its later hits are played by the new brain.
         for name in ["e2e-kick", "e2e-hihat", "e2e-snare"] {
-            #expect(eventually(within: 10) { Self.hits(second.output, pad: name) >= 1 }, "\(name) never came back")
+            #expect(eventually(within: 30) { Self.hits(second.output, pad: name) >= 1 }, "\(name) never came back: \(second.output)")
         }
         for process in [kick, hihat, snare] {
-            #expect(process.wait() == 0)
-            #expect(process.output.contains("lost the brain"))
-            #expect(process.output.components("connected to") >= 2)
+            #expect(process.wait() == 0, "\(process.output)")
+            #expect(process.output.contains("lost the brain") && process.output.components("connected to") >= 2, "\(process.output)")
         }
         usleep(2_500_000)  // the last sounds ring out through the sink
         #expect(second.stop(signal: SIGINT) == 0)
@@ -332,19 +348,18 @@ struct EndToEndFaultTests {
         // server may stall and shift the recording after a gap; up to two such jumps are followed.
         let played = EndToEndTests.playedHits(output)
         let (heard, aligned, check) = try EndToEndTests.hear(played, recording: recording, folder: pulse.folder)
-        // Hits just around a jump or an underrun are heard as the stall left them: judged as timing.
+        // Every hit heard, near a jump or an underrun too (functional; see `EndToEndTests.periods`).
         let unsettled = EndToEndTests.unsettled(output, check)
         let unheard = played.indices.filter { check.remainders[$0] >= 0.01 }
-        let unheardAway = unheard.filter { index in !unsettled.contains { $0.contains(played[index].frame) } }
+        let unheardNear = unheard.filter { index in unsettled.contains { $0.contains(played[index].frame) } }
         print("end-to-end fault through PulseAudio: aligned at \(aligned.lag) frames, \(check.stretches.count) stretch(es) "
               + "\(check.stretches.map { "\($0.first)...\($0.last)@\($0.lag)" }); whole \(check.whole)")
         let unheardList = unheard.prefix(8).map { "\(played[$0].drum) at \(played[$0].frame): \(check.remainders[$0])" }
-        let notHeard = "\(unheard.count) of the new brain's \(played.count) hits not heard as played: \(unheardList); "
-            + "the recording has \(heard.frames) frames"
-        #expect(played.count >= 3 && unheardAway.isEmpty, "\(notHeard)")
-        attempt.expect(unheard.isEmpty, notHeard)
-        attempt.expect(check.stretches.count <= 3 && check.whole < 0.01,
-                       "the recording jumps \(check.stretches.count - 1) times; heard − reference over a stretch: \(check.whole)")
+        let notHeard = "\(unheard.count) of the new brain's \(played.count) hits not heard as played "
+            + "(\(unheardNear.count) near a jump or an underrun): \(unheardList); the recording has \(heard.frames) frames"
+        #expect(played.count >= 3 && unheard.isEmpty, "\(notHeard)")
+        #expect(check.whole < 0.01, "heard − reference over a whole stretch: \(check.whole)")
+        attempt.timing(check.stretches.count <= 3, "the recording jumps \(check.stretches.count - 1) times: \(check.stretches)")
         if played.count >= 3 && unheard.isEmpty && check.stretches.count <= 3 && check.whole < 0.01 {
             FaultTable.record("kill -9 of a pad, then of the brain, mid-groove",
                               load: "3 pads found through Avahi, brain restarted",

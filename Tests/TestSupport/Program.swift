@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
+import Testing
 
 /// What a finished program did.
 public struct ProgramRun: Sendable {
@@ -140,20 +142,40 @@ public final class BackgroundProcess: @unchecked Sendable {
         eventually(within: seconds) { output.contains(text) || hasExited } && output.contains(text)
     }
 
-    /// Waits for it to exit by itself; returns its exit status (or 128 + signal).
+    /// Waits up to `seconds` for it to exit by itself; returns its exit status (or 128 + signal).
+    /// One still running then is a failure that shows the end of its output; it is killed, and
+    /// -1 returned.
     @discardableResult
-    public func wait() -> Int32 {
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    public func wait(within seconds: Double = 120, sourceLocation: SourceLocation = #_sourceLocation) -> Int32 {
+        reap(within: seconds, sourceLocation: sourceLocation, doing: "exit by itself")
     }
 
-    /// Sends `signal` and waits for it to exit; returns its exit status (or 128 + signal).
+    /// Sends `signal` and waits (up to `seconds`) for it to exit; returns its exit status (or
+    /// 128 + signal). One still running then is a failure that shows the end of its output; it
+    /// is killed, and -1 returned.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM) -> Int32 {
+    public func stop(signal: Int32 = SIGTERM, within seconds: Double = 60,
+                     sourceLocation: SourceLocation = #_sourceLocation) -> Int32 {
         kill(pid, signal)
+        return reap(within: seconds, sourceLocation: sourceLocation, doing: "stop on signal \(signal)")
+    }
+
+    private func reap(within seconds: Double, sourceLocation: SourceLocation, doing: String) -> Int32 {
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        let deadline = MonotonicClock.nowMicros() + Int64(seconds * 1e6)
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { break }
+            if reaped < 0 && errno != EINTR { break }  // reaped before: status 0, as waitpid left it
+            if MonotonicClock.nowMicros() >= deadline {
+                Issue.record("\(pid) did not \(doing) within \(seconds) s; its output ends: \(String(output.suffix(2_000)))",
+                             sourceLocation: sourceLocation)
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                return -1
+            }
+            usleep(10_000)
+        }
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
@@ -170,13 +192,13 @@ public func toolAvailable(_ name: String) -> Bool {
     Program.runTool("sh", ["-c", "command -v \(name)"]).status == 0
 }
 
-/// Polls `condition` every 10 ms until it holds or `seconds` pass; returns whether it held.
+/// Polls `condition` every 10 ms until it holds or `seconds` pass on the monotonic clock (the
+/// time `condition` itself takes counts); returns whether it held.
 public func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
-    var waited = 0.0
-    while waited < seconds {
+    let deadline = MonotonicClock.nowMicros() + Int64(seconds * 1e6)
+    while MonotonicClock.nowMicros() < deadline {
         if condition() { return true }
         usleep(10_000)
-        waited += 0.01
     }
     return condition()
 }

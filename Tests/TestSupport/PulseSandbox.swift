@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Testing  // for the source location stop() takes by default
 
 /// Whether a private PulseAudio with ALSA's pulse plugin can be started here.
 public let pulseAvailable = toolAvailable("pulseaudio") && toolAvailable("parecord") && toolAvailable("oscsend")
