@@ -11,6 +11,21 @@ struct AudioEngineTests {
         testKit([("kick", -30, 3_000, sine), ("snare", 40, 2_000, { Float($0 % 50) / 100 - 0.25 })])
     }
 
+    /// Waits until the engine has rendered `frames` frames, polling every 2 ms (a blocking wait,
+    /// not Task.sleep: on a loaded 2-core machine the concurrency pool can be busy with other
+    /// tests for minutes). An engine that stops short is a failure that says how far it got and
+    /// its status, after `seconds` (ample: 0.2 s of audio takes 0.2 s), not a hang.
+    @discardableResult
+    static func waitForFrames(_ engine: AudioEngine, _ frames: Int64, within seconds: Double = 30,
+                              sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let deadline = MonotonicClock.nowMicros() + Int64(seconds * 1e6)
+        while engine.status.mixer.frames < frames && MonotonicClock.nowMicros() < deadline { usleep(2_000) }
+        let status = engine.status
+        #expect(status.mixer.frames >= frames, "\(status.mixer.frames) of \(frames) frames rendered in \(seconds) s: \(status)",
+                sourceLocation: sourceLocation)
+        return status.mixer.frames >= frames
+    }
+
     /// Reads a raw file of float32 samples.
     static func floats(_ path: String) -> [Float] {
         guard let file = fopen(path, "r") else { return [] }
@@ -39,7 +54,7 @@ struct AudioEngineTests {
         engine.queue.push(ScheduledHit(drum: 0, velocity: 0.8, frame: 2_000))
         let started = MonotonicClock.nowMicros()
         engine.start()
-        while engine.status.mixer.frames < 8_192 { try await Task.sleep(for: .milliseconds(2)) }
+        Self.waitForFrames(engine, 8_192)
         engine.stop()
         let ran = MonotonicClock.nowMicros() - started
         let played = Self.floats(raw)
@@ -63,10 +78,10 @@ struct AudioEngineTests {
         let engine = try AudioEngine(kit: Self.kit(), configuration: .init(output: .alsa("null")))
         engine.start()
         defer { engine.stop() }
-        while engine.status.mixer.frames < 9_600 { try await Task.sleep(for: .milliseconds(2)) }
+        try #require(Self.waitForFrames(engine, 9_600))
         let frames = engine.status.mixer.frames
         engine.stallRenderOnce(micros: 50_000)  // six times the 8 ms buffer
-        while engine.status.mixer.frames < frames + 9_600 { try await Task.sleep(for: .milliseconds(2)) }
+        Self.waitForFrames(engine, frames + 9_600)
         #expect(engine.status.xruns == 0 && engine.status.outputError == nil)
     }
 
@@ -86,9 +101,9 @@ struct AudioEngineTests {
         let engine = try AudioEngine(kit: Self.kit(), configuration: .init(output: .wav(live), record: recorded))
         engine.start()
         _ = engine.play(drum: 0, velocity: 1)
-        // A blocking wait, not Task.sleep: on a loaded 2-core machine the concurrency pool can be
-        // busy with other tests for minutes, and the engine would run (and write) all that time.
-        while engine.status.mixer.frames < 4_800 { usleep(5_000) }
+        // A blocking wait (see waitForFrames): the engine would run (and write) all the time a
+        // Task.sleep waited for the concurrency pool.
+        Self.waitForFrames(engine, 4_800)
         engine.stop()
         let a = try SoundFile.read(live), b = try SoundFile.read(recorded)
         #expect(a.channels == 2 && a.sampleRate == 48_000 && a.frames >= 4_800)
@@ -116,7 +131,9 @@ struct JitterBufferTests {
         let engine = try AudioEngine(kit: kit, configuration: .init(output: .null, periodFrames: 128))
         engine.start()
         defer { engine.stop() }
-        while engine.frame(atMicros: 0) == nil { try await Task.sleep(for: .milliseconds(5)) }
+        let deadline = MonotonicClock.nowMicros() + 30_000_000
+        while engine.frame(atMicros: 0) == nil && MonotonicClock.nowMicros() < deadline { usleep(5_000) }
+        try #require(engine.frame(atMicros: 0) != nil, "the audio thread did not start its clock within 30 s: \(engine.status)")
         try await Task.sleep(for: .milliseconds(300))  // the clock's window fills
         let base = MonotonicClock.nowMicros()
         for k in 0..<20 {

@@ -1,4 +1,5 @@
 import AllocationCounter
+import Monotonic
 import Testing
 @testable import DrumAudio
 
@@ -232,20 +233,28 @@ struct HitQueueTests {
     @Test func carriesHitsInOrderBetweenThreadsAndCountsOverflow() async {
         let queue = HitQueue(capacity: 128)
         let total = 100_000
+        // A lost hit would leave the consumer below waiting forever, and a stopped consumer the
+        // producer: after 60 s (100,000 hits take milliseconds) both stop, and it is a failure
+        // that says how many came.
+        let deadline = MonotonicClock.nowMicros() + 60_000_000
         let producer = Task.detached {
             var sent = 0
-            while sent < total {
-                if queue.push(ScheduledHit(drum: Int32(sent % 7), velocity: 0, frame: Int64(sent))) { sent += 1 }
+            while sent < total && MonotonicClock.nowMicros() < deadline {
+                // Yields when full or empty: both sides may share one thread of a busy pool.
+                if queue.push(ScheduledHit(drum: Int32(sent % 7), velocity: 0, frame: Int64(sent))) { sent += 1 } else { await Task.yield() }
             }
         }
         var expected: Int64 = 0
         var ok = true
-        while expected < Int64(total) {
+        while expected < Int64(total) && MonotonicClock.nowMicros() < deadline {
             if let hit = queue.pop() {
                 ok = ok && hit.frame == expected && hit.drum == Int32(expected % 7)
                 expected += 1
+            } else {
+                await Task.yield()
             }
         }
+        #expect(expected == Int64(total), "\(expected) of \(total) hits came through the queue")
         await producer.value
         #expect(ok && queue.pop() == nil)
         let small = HitQueue(capacity: 2)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Monotonic
 
 /// A plain blocking TCP socket for sending raw bytes.
 public struct RawSocket: Sendable {
@@ -27,16 +28,19 @@ public struct RawSocket: Sendable {
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Int { bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
 
-    /// Reads until the peer closes (or 10 s pass); returns the bytes and whether it closed.
+    /// Reads until the peer closes (or 10 s pass, in all: a peer that keeps sending does not
+    /// keep it reading); returns the bytes and whether it closed.
     public func readUntilClosed() -> ([UInt8], closed: Bool) {
         var all: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        let deadline = MonotonicClock.nowMicros() + 10_000_000
+        while MonotonicClock.nowMicros() < deadline {
             let n = read(fd, &buffer, buffer.count)
             if n == 0 { return (all, true) }
             if n < 0 { return (all, false) }
             all += buffer[..<n]
         }
+        return (all, false)
     }
 
     public func close() { _ = Glibc.close(fd) }
