@@ -37,7 +37,7 @@ struct PulseAudioTests {
         let recording = pulse.folder + "/heard.wav"
         let recorder = BackgroundProcess(pulse.env(["parecord", "--device=drumtest.monitor", "--file-format=wav", "--latency-msec=20",
                                                      "--rate=48000", "--channels=2", recording]))!
-        let port = 18_000 + Int(getpid() % 1000)
+        let port = freePort()
         usleep(300_000)  // parecord connected and recording
         let brain = BackgroundProcess(pulse.env([Program.productsFolder + "/drumbrain", "--port", "\(port)",
                                                  "--output", "alsa:pulse", "--period", "1024", "--periods", "4",
@@ -86,14 +86,14 @@ struct PulseAudioTests {
     @Test func aStalledBrainSaysItsDeviceRanDryAndPlaysOn() throws {
         // Half a second was not always enough: the pulse plugin once rode it out (0 underruns,
         // in a fresh run of every test). 1.5 s is well past the 85 ms buffer and the server's own.
-        try stopPlayAndCount(device: "pulse", stoppedMicros: 1_500_000, port: 18_500 + Int(getpid() % 1000))
+        try stopPlayAndCount(device: "pulse", stoppedMicros: 1_500_000, port: freePort())
     }
 
     /// A device that never reports running dry (ALSA's pulse plugin with `handle_underrun false`,
     /// as the plugin sometimes behaves on its own when the whole process stalls): the brain
     /// stopped past its buffer still counts the underrun, once, and plays on.
     @Test func aStallIsCountedEvenWhenTheDeviceDoesNotSaySo() throws {
-        try stopPlayAndCount(device: "quietpulse", stoppedMicros: 1_000_000, port: 18_600 + Int(getpid() % 1000),
+        try stopPlayAndCount(device: "quietpulse", stoppedMicros: 1_000_000, port: freePort(),
                              asoundrc: "pcm.quietpulse {\n  type pulse\n  handle_underrun false\n}\n")
     }
 

@@ -18,18 +18,20 @@ struct DiscoveryTests {
 
     @Test func brainIsPublishedRenamedOnCollisionAndFoundByPads() throws {
         let avahi = try AvahiSandbox()
-        let first = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7790", "--output", "null"]))!
+        // Free ports (inside the namespace anything is free, but a fixed number is a habit to lose).
+        let firstPort = freePort(), secondPort = freePort()
+        let first = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "\(firstPort)", "--output", "null"]))!
         #expect(first.waitForOutput("published as \"studio\""))
         // avahi-browse sees it on the bridge and loopback, with its TXT records.
         let browse = Program.runTool(avahi.script, ["run", avahi.folder, "avahi-browse", "-rpt", "_drumbrain._tcp"])
         let resolved = browse.stdout.split(separator: "\n").filter { $0.hasPrefix("=") && $0.contains(";studio;") }
         #expect(!resolved.isEmpty)
-        #expect(resolved.allSatisfy { $0.contains(";7790;") && $0.contains("\"proto=1\"") && $0.contains("\"kit=") })
+        #expect(resolved.allSatisfy { $0.contains(";\(firstPort);") && $0.contains("\"proto=1\"") && $0.contains("\"kit=") })
         #expect(resolved.contains { $0.contains(";br0;") } && resolved.contains { $0.contains(";lo;") })
 
-        let second = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "7791", "--output", "null"]))!
-        #expect(second.waitForOutput("publishing as \"studio #2\""))
-        #expect(second.waitForOutput("published as \"studio #2\""))
+        let second = BackgroundProcess(avahi.inside([brain, "--name", "studio", "--port", "\(secondPort)", "--output", "null"]))!
+        #expect(second.waitForOutput("publishing as \"studio #2\""), "\(second.output)")
+        #expect(second.waitForOutput("published as \"studio #2\""), "\(second.output)")
 
         // A pad with no address finds the brain it names, and plays it.
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "snare",
@@ -46,7 +48,7 @@ struct DiscoveryTests {
 
     @Test func afterTheDaemonRestartsTheBrainIsPublishedAgainAndFound() throws {
         let avahi = try AvahiSandbox()
-        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "stage", "--port", "7792", "--output", "null"]))!
+        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "stage", "--port", "\(freePort())", "--output", "null"]))!
         #expect(brainProcess.waitForOutput("published as \"stage\""))
         avahi.killDaemon()
         #expect(brainProcess.waitForOutput("the Avahi daemon went away"))
@@ -68,10 +70,11 @@ struct DiscoveryTests {
     @Test func withoutADaemonBothSaySoOnceAndExplicitAddressesWork() throws {
         let avahi = try AvahiSandbox()
         avahi.killDaemon()
-        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "alone", "--port", "7793", "--output", "null"]))!
+        let port = freePort()
+        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "alone", "--port", "\(port)", "--output", "null"]))!
         #expect(brainProcess.waitForOutput("no Avahi daemon is running"))
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "kick",
-                                                 "--replay", shortLog(), "--brain", "127.0.0.1:7793"])
+                                                 "--replay", shortLog(), "--brain", "127.0.0.1:\(port)"])
         #expect(run.status == 0)
         #expect(eventually(within: 30) { brainProcess.output.components("hit drum=kick") == 3 })
         brainProcess.stop(signal: SIGINT)
