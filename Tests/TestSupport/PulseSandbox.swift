@@ -30,7 +30,9 @@ public final class PulseSandbox {
                                     "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(folder)/native",
                                     "-L", "module-always-sink"])!
         let folder = self.folder
-        guard eventually(within: 10, {
+        // 30 s: each look runs pactl, and `eventually` counts that time (it used to count only
+        // its sleeps, so 10 s there was up to a minute on a loaded machine).
+        guard eventually(within: 30, {
             Program.runTool("env", ["PULSE_SERVER=unix:\(folder)/native", "pactl", "list", "short", "sinks"])
                 .stdout.contains("drumtest")
         }) else {
