@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "SPSCRing"),
         // The monotonic clock in µs that pads, the network and the audio thread share.
         .target(name: "Monotonic"),
+        // Both executables' standard output and error: one write per line.
+        .target(name: "Console"),
         // Accelerometer sources of a pad: evdev nodes through libevdev, IIO devices, evemu
         // recordings; device discovery.
         .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev"]),
@@ -67,13 +69,13 @@ let package = Package(
         .executableTarget(
             name: "DrumBrain",
             dependencies: [
-                "BrainCore", "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "SPSCRing", "CALSA", "CSndFile",
+                "BrainCore", "Console", "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "SPSCRing", "CALSA", "CSndFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "DrumPad",
             dependencies: [
-                "HitDetect", "DrumNet", "PadSensors", "DrumAudio", "Monotonic", "CEvdev",
+                "Console", "HitDetect", "DrumNet", "PadSensors", "DrumAudio", "Monotonic", "CEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -1,3 +1,4 @@
+import Console
 import DrumAudio
 import DrumNet
 import DrumVisual

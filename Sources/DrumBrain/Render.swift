@@ -1,5 +1,7 @@
+import Console
 import ArgumentParser
 import DrumAudio
+import HitDetect
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,7 +46,7 @@ struct Render: ParsableCommand {
         }
         let seconds = Double(samples.count / 2) / loaded.sampleRate
         printError("drumbrain render: \(list.count) hits with kit \"\(loaded.name)\" → \(out) "
-                   + "(\(String(format3: seconds)) s, \(Int(loaded.sampleRate)) Hz stereo)")
+                   + "(\(DecimalFormatting.string(seconds, decimals: 3)) s, \(Int(loaded.sampleRate)) Hz stereo)")
     }
 }
 
@@ -63,11 +65,11 @@ struct CheckKit: ParsableCommand {
         print("kit \"\(kit.name)\" (\(kitPath)): \(kit.drums.count) drums at \(Int(kit.sampleRate)) Hz")
         for drum in kit.drums {
             let layers = drum.layers.map { layer in
-                "\(layer.source) [\(String(format3: layer.minVelocity))…\(String(format3: layer.maxVelocity))] "
-                    + "\(String(format3: Double(layer.buffer.frames) / kit.sampleRate)) s"
+                "\(layer.source) [\(DecimalFormatting.string(layer.minVelocity, decimals: 3))…\(DecimalFormatting.string(layer.maxVelocity, decimals: 3))] "
+                    + "\(DecimalFormatting.string(Double(layer.buffer.frames) / kit.sampleRate, decimals: 3)) s"
                     + (layer.buffer.channels == 2 ? " stereo" : " mono")
             }
-            print("  \(drum.name): azimuth \(String(format1: drum.azimuth))°, gain \(String(format3: drum.gain)); "
+            print("  \(drum.name): azimuth \(DecimalFormatting.string(drum.azimuth, decimals: 1))°, gain \(DecimalFormatting.string(drum.gain, decimals: 3)); "
                   + layers.joined(separator: "; "))
         }
     }

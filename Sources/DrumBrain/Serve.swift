@@ -1,3 +1,4 @@
+import Console
 import ArgumentParser
 import Dispatch
 import DrumAudio
@@ -113,17 +114,13 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--output must be alsa:DEVICE, wav:FILE or null, such as alsa:default")
         }
         guard (8_000...192_000).contains(rate) else { throw ValidationError("--rate must be 8000…192000 Hz") }
-        guard (0...200).contains(jitterBufferMs) else {
-            throw ValidationError("--jitter-buffer-ms must be 0…200, such as 5")
-        }
+
         guard (16...8192).contains(period), (2...16).contains(periods) else {
             throw ValidationError("--period must be 16…8192 frames and --periods 2…16")
         }
-        guard (0...1000).contains(crosstalkWindowMs) else {
-            throw ValidationError("--crosstalk-window-ms must be 0…1000, such as 25")
-        }
-        guard crosstalkRatio > 0 && crosstalkRatio <= 1 else {
-            throw ValidationError("--crosstalk-ratio must be over 0 and at most 1, such as 0.6")
+        if let problem = CrosstalkCanceller.Configuration.optionProblem(windowMs: crosstalkWindowMs, ratio: crosstalkRatio,
+                                                                        jitterBufferMs: jitterBufferMs) {
+            throw ValidationError(problem)
         }
         _ = try crosstalkGroups()
     }

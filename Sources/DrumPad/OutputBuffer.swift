@@ -40,12 +40,3 @@ struct OutputBuffer: ~Copyable {
         bytes.removeAll(keepingCapacity: true)
     }
 }
-
-/// Writes one line to standard error at once (diagnostics and summaries).
-func printError(_ line: String) {
-    var text = line
-    text.append("\n")
-    text.withUTF8 { utf8 in
-        _ = write(2, utf8.baseAddress, utf8.count)  // nothing sensible to do if stderr is gone
-    }
-}

@@ -1,3 +1,4 @@
+import Console
 import ArgumentParser
 import HitDetect
 
@@ -75,14 +76,9 @@ struct Replay: ParsableCommand {
         if !sweep && (thresholds != nil || refractories != nil) {
             throw ValidationError("--thresholds and --refractories set a sweep's grid; add --sweep")
         }
-        guard (0...1000).contains(crosstalkWindowMs) else {
-            throw ValidationError("--crosstalk-window-ms must be 0…1000, such as 25")
-        }
-        guard crosstalkRatio > 0 && crosstalkRatio <= 1 else {
-            throw ValidationError("--crosstalk-ratio must be over 0 and at most 1, such as 0.6")
-        }
-        guard (0...200).contains(jitterBufferMs) else {
-            throw ValidationError("--jitter-buffer-ms must be 0…200 (as drumbrain's), such as 30")
+        if let problem = CrosstalkCanceller.Configuration.optionProblem(windowMs: crosstalkWindowMs, ratio: crosstalkRatio,
+                                                                        jitterBufferMs: jitterBufferMs) {
+            throw ValidationError(problem)
         }
         if sweep && !neighbours.isEmpty {
             throw ValidationError("--neighbour cancels crosstalk from hits; it does not apply to --sweep")
@@ -155,7 +151,7 @@ struct Replay: ParsableCommand {
     /// sample): after the hit's own sample for a detector that scans on from the onset, and, for
     /// a sensor that reports several samples at once, when their report arrived (the log's
     /// `t_event`). The brain decides crosstalk in the order hits arrive, so replay does too.
-    typealias CrosstalkHit = (source: Int, time: Double, velocity: Double, arrival: Double)
+    typealias CrosstalkHit = CrosstalkReplay.Neighbour
 
     /// The hits of each --neighbour log, through a fresh copy of `template` (the same detector,
     /// its concrete type, so no sample goes through an existential), in the order a live pad
@@ -352,80 +348,5 @@ struct Replay: ParsableCommand {
             + DecimalFormatting.string(score.recall, decimals: 3) + ", F1 "
             + DecimalFormatting.string(score.f1, decimals: 3) + " (tolerance "
             + DecimalFormatting.string(score.tolerance * 1000, decimals: 1) + " ms)"
-    }
-}
-
-/// Replay's side of crosstalk cancelling: this log's hits decided against its neighbours' in the
-/// order the brain would receive them (`CrosstalkCanceller`), each held until no later hit can
-/// take it back (its time plus the jitter buffer), then released in order.
-struct CrosstalkReplay {
-    /// The neighbours' hits, in the order they would arrive.
-    let neighbours: [Replay.CrosstalkHit]
-    private var nextNeighbour = 0
-    private var canceller: CrosstalkCanceller
-    /// This log's admitted hits that a later hit could still take back, in order.
-    private var waiting: [(hit: Hit, id: UInt32, takenBack: Bool)] = []
-    private var nextID: UInt32 = 1
-    /// This log's hits not played as crosstalk, when they arrived or taken back later.
-    private(set) var cancelled = 0
-    /// Of those, the ones taken back.
-    private(set) var takenBack = 0
-
-    init(neighbours: [Replay.CrosstalkHit], configuration: CrosstalkCanceller.Configuration) {
-        self.neighbours = neighbours
-        canceller = CrosstalkCanceller(configuration)
-    }
-
-    /// Decides `hit` of this log, arriving at `arrival`; appends to `sounding` this log's hits
-    /// that are now final and play, in order. Without neighbours every hit plays at once.
-    mutating func decide(_ hit: Hit, arrival: Double, into sounding: inout [Hit]) {
-        guard !neighbours.isEmpty else {
-            sounding.append(hit)
-            return
-        }
-        admitNeighbours(through: (arrival, hit.time))
-        // Its own pad's hits are never its crosstalk, so this hit takes back only neighbours'.
-        if canceller.admit(source: 0, time: hit.time, velocity: hit.velocity, arrival: arrival, id: nextID, revoke: { _ in }) {
-            waiting.append((hit, nextID, false))
-            nextID += 1
-        } else {
-            cancelled += 1
-        }
-        release(arrivedBy: arrival, into: &sounding)
-    }
-
-    /// After the last hit: the neighbours' remaining hits, then every waiting hit.
-    mutating func finish(into sounding: inout [Hit]) {
-        admitNeighbours(through: (.infinity, .infinity))
-        release(arrivedBy: .infinity, into: &sounding)
-    }
-
-    private mutating func admitNeighbours(through arrival: (Double, Double)) {
-        var taken: [UInt32] = []
-        while nextNeighbour < neighbours.count
-                && (neighbours[nextNeighbour].arrival, neighbours[nextNeighbour].time) <= arrival {
-            let other = neighbours[nextNeighbour]
-            _ = canceller.admit(source: other.source, time: other.time, velocity: other.velocity,
-                                arrival: other.arrival, id: 0) { taken.append($0) }
-            nextNeighbour += 1
-        }
-        // Neighbours' hits (id 0) taken back are simply forgotten; this log's are marked.
-        for id in taken {
-            if let k = waiting.firstIndex(where: { $0.id == id }) { waiting[k].takenBack = true }
-        }
-    }
-
-    /// Releases the waiting hits that nothing arriving at `arrival` or later can take back.
-    private mutating func release(arrivedBy arrival: Double, into sounding: inout [Hit]) {
-        let hold = canceller.configuration.hold
-        while let first = waiting.first, arrival >= first.hit.time + hold {
-            waiting.removeFirst()
-            if first.takenBack {
-                cancelled += 1
-                takenBack += 1
-            } else {
-                sounding.append(first.hit)
-            }
-        }
     }
 }

@@ -55,6 +55,16 @@ public struct CrosstalkCanceller: Sendable {
             self.hold = hold
         }
 
+        /// What is wrong with the command-line options `--crosstalk-window-ms`,
+        /// `--crosstalk-ratio` and `--jitter-buffer-ms` (the same for drumbrain and drumpad
+        /// replay), or nil when they are in range.
+        public static func optionProblem(windowMs: Double, ratio: Double, jitterBufferMs: Double) -> String? {
+            guard (0...1000).contains(windowMs) else { return "--crosstalk-window-ms must be 0…1000, such as 25" }
+            guard ratio > 0 && ratio <= 1 else { return "--crosstalk-ratio must be over 0 and at most 1, such as 0.6" }
+            guard (0...200).contains(jitterBufferMs) else { return "--jitter-buffer-ms must be 0…200, such as 5" }
+            return nil
+        }
+
         /// Whether the `quiet` hit (time in seconds, velocity) is crosstalk of the `loud` one
         /// on another pad: within `window` either side (arrivals may be out of time order by a
         /// little) at most `ratio` as loud, or up to `tailWindow` after it at most `tailRatio`.
