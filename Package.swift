@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // The drum trigger network: pads that detect drumstick hits on accelerometers and a brain that
-// plays them. Layout and contracts: ../shared/DESIGN.md.
+// plays them. Layout and contracts: docs/architecture.md.
 import PackageDescription
 
 let package = Package(
@@ -14,7 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-        // HMAC-SHA256 for the optional pairing key (README "Pairing").
+        // HMAC-SHA256 for the optional pairing key (docs/protocol.md "Pairing").
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [

@@ -1,7 +1,7 @@
 import Testing
 @testable import DrumNet
 
-/// Pairing's protocol logic, without sockets (README "Pairing").
+/// Pairing's protocol logic, without sockets (docs/protocol.md "Pairing").
 struct PairingTests {
     static let keyText = "0123456789abcdef0123456789abcdef"
     static let key = PairingKey(bytes: Array(keyText.utf8))

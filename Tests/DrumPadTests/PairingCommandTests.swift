@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Pairing with the real programs over loopback: `drumbrain --key-file` and `drumpad run
-/// --key-file` (README "Pairing").
+/// --key-file` (docs/protocol.md "Pairing").
 @Suite(.serialized)
 struct PairingCommandTests {
     /// The first 3 s of the snare log (several hits).

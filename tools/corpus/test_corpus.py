@@ -17,7 +17,7 @@ sys.path.insert(0, HERE)
 import corpus  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "corpus")
-# How the committed fixtures were made (README.md says the same).
+# How the committed fixtures were made (docs/detection.md says the same).
 FIXTURE_RUNS = [
     (["dualsense", "joycon", "phone"], 6.0),
     (["adxl345"], 2.5),

@@ -318,7 +318,7 @@ def write_wav(path, x, bits=24):
 
 
 def kit_json():
-    """The kit file (DESIGN.md section 8), one drum a line."""
+    """The kit file (docs/architecture.md section 8), one drum a line."""
     lines = [
         '    {"name": %s, "sample": %s, "azimuth": %s, "gain": %s}' % (
             json.dumps(d), json.dumps(d + ".wav"), json.dumps(KIT[d]["azimuth"]),

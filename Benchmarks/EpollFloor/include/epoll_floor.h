@@ -2,7 +2,7 @@
 // only what the kernel makes any brain do per message (wake, read, answer pings with a pong), and
 // of each hit reads only its pad time, to measure its latency as the bench's brain handler does.
 // drumnet-bench runs it against the same pads as the brain, in the same run, so the difference
-// between the two is what the brain's own code costs (README "Performance").
+// between the two is what the brain's own code costs (docs/performance.md).
 #ifndef EPOLL_FLOOR_H
 #define EPOLL_FLOOR_H
 

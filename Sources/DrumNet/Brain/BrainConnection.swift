@@ -1,4 +1,4 @@
-/// One pad's connection as the brain sees it: bytes in, actions out (DESIGN.md §6).
+/// One pad's connection as the brain sees it: bytes in, actions out (docs/architecture.md, "Wire protocol").
 ///
 /// Pure code, tested without sockets; the server performs the actions it returns.
 ///
@@ -11,7 +11,7 @@
 ///     │ closed │
 ///     └────────┘
 ///
-/// With a pairing key, a connection starts unpaired (README "Pairing"):
+/// With a pairing key, a connection starts unpaired (docs/protocol.md "Pairing"):
 ///
 ///     ┌──────────────┐ hello ┌────────────┐ auth, right ┌────────┐
 ///     │ awaiting     ├──────►│ challenged ├────────────►│ paired │ (as open above)

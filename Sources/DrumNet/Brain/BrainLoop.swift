@@ -18,7 +18,7 @@ import Monotonic
 /// buffer machinery cost more than the brain's own decoding (perf: about 36 % of the thread's
 /// samples against 16 %). In the same runs at 256 pads, the brain's thread used 7.5–9.1 % of a
 /// core on NIO and 4.4–5.7 % here, against 3.5–5.6 % for a bare C loop doing only the kernel's part
-/// (README "Performance"). Pads still use NIO (PadLink): one connection each, no such load.
+/// (docs/performance.md). Pads still use NIO (PadLink): one connection each, no such load.
 ///
 /// Thread safety: `submit` from any thread; everything else runs on the loop's own thread.
 final class BrainLoop: @unchecked Sendable {

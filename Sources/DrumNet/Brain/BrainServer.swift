@@ -23,7 +23,7 @@ public final class BrainServer: Sendable {
         public var limits: BrainConnection.Limits
         /// Connections beyond this many are told so and closed.
         public var maxConnections: Int
-        /// With a key, every connection must answer a challenge before it plays (README "Pairing").
+        /// With a key, every connection must answer a challenge before it plays (docs/protocol.md "Pairing").
         public var key: PairingKey?
 
         /// Creates a configuration.

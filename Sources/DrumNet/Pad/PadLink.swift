@@ -72,7 +72,7 @@ public final class PadLink: Sendable {
         public var target: Target
         /// Time between pings.
         public var pingIntervalMicros: Int64
-        /// The pairing key, for brains that ask for one (README "Pairing").
+        /// The pairing key, for brains that ask for one (docs/protocol.md "Pairing").
         public var key: PairingKey?
 
         /// Creates settings.

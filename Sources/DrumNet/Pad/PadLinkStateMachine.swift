@@ -11,7 +11,7 @@
 ///                     └─────────┘
 ///     stop() from any state → stopped (final)
 ///
-/// Pairing (README "Pairing"), within `connected`: a brain with a key answers hello with a
+/// Pairing (docs/protocol.md "Pairing"), within `connected`: a brain with a key answers hello with a
 /// challenge; with a key the pad answers it (`/drum/auth`), without one it reports that the brain
 /// needs a key and closes. A pad with a key sends hits only once welcomed (a hit before the
 /// answer would be refused). Refusals in a row (a challenge without a key, an error before the

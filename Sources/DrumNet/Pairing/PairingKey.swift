@@ -3,7 +3,7 @@ import Crypto
 import Glibc
 #endif
 
-/// The shared key that pairs pads with a brain (`--key-file`, README "Pairing").
+/// The shared key that pairs pads with a brain (`--key-file`, docs/protocol.md "Pairing").
 ///
 /// The brain sends `/drum/challenge b nonce`; the pad answers `/drum/auth b hmac` with
 /// HMAC-SHA256(key, nonce ‖ pad name in UTF-8). The key itself never crosses the wire, and its
