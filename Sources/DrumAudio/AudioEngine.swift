@@ -56,7 +56,7 @@ public final class AudioEngine: @unchecked Sendable {
         /// Also record what is played to this WAV file.
         public var record: String?
 
-        /// Creates a configuration; the defaults are docs/architecture.md, "Brain audio"'s (128 × 3 at 48 kHz).
+        /// Creates a configuration; the defaults are docs/architecture.md, Brain audio's (128 × 3 at 48 kHz).
         public init(output: Output = .alsa("default"), sampleRate: Int = 48_000, periodFrames: Int = 128,
                     periods: Int = 3, record: String? = nil) {
             self.output = output

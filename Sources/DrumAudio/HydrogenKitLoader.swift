@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 
-/// Loads Hydrogen `drumkit.xml` kits (docs/architecture.md, "Kits"): instruments become drums named by
+/// Loads Hydrogen `drumkit.xml` kits (docs/architecture.md, Kits): instruments become drums named by
 /// `KitLoader.drumName(from:)`; `pan` (−1…1), or `pan_L`/`pan_R` in older kits, becomes the
 /// azimuth; instrument `volume` × `gain` (× component gain) becomes the gain; each layer's
 /// `min`/`max` its velocity range, and its own `gain` scales its sample. Both layouts are read:

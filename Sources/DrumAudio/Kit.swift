@@ -40,7 +40,7 @@ public final class Kit: Sendable {
             self.layers = layers
         }
 
-        /// Constant-power pan gains (docs/architecture.md, "Kits"): `p = (azimuth + 90) / 180`,
+        /// Constant-power pan gains (docs/architecture.md, Kits): `p = (azimuth + 90) / 180`,
         /// `left = cos(p·π/2)`, `right = sin(p·π/2)`.
         public var panGains: (left: Double, right: Double) {
             let p = (min(90, max(-90, azimuth)) + 90) / 180

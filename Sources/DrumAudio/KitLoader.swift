@@ -1,6 +1,6 @@
 import Foundation
 
-/// Loads kits: the JSON form of docs/architecture.md, "Kits". Control-side only (file I/O, allocation).
+/// Loads kits: the JSON form of docs/architecture.md, Kits. Control-side only (file I/O, allocation).
 public enum KitLoader {
     /// Loads the kit at `path`: a `kit.json` or a Hydrogen `drumkit.xml`, or a folder holding
     /// one, with every sample read through libsndfile and converted to `sampleRate`.
@@ -101,7 +101,7 @@ public enum KitLoader {
         }
     }
 
-    /// Lower-case letters, digits and single hyphens inside (docs/architecture.md, "Kits").
+    /// Lower-case letters, digits and single hyphens inside (docs/architecture.md, Kits).
     public static func isDrumName(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix("-") && !name.hasSuffix("-") && !name.contains("--")
             && name.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }

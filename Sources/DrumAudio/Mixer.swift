@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 import Monotonic
 
-/// The brain's mixer (docs/architecture.md, "Brain audio"): one voice per drum, interrupt retrigger with a short fade of
+/// The brain's mixer (docs/architecture.md, Brain audio): one voice per drum, interrupt retrigger with a short fade of
 /// the cut sound, constant-power pan by azimuth, velocity to gain and layer, and a soft-clipping
 /// limiter on the master bus. Renders interleaved stereo float.
 ///

@@ -54,8 +54,8 @@ final class BrainVisual: Sendable {
                     output: engine.outputDescription, xruns: engine.status.xruns,
                     connections: connections.map {
                         // Names from the wire, escaped: a pad cannot send the terminal escape codes.
-                        PadStatus(name: $0.padName.map { WireText.printable($0) },
-                                  drum: $0.drum.map { WireText.printable($0) }, address: $0.address,
+                        PadStatus(name: $0.padName.map { WireText.printable($0, prose: true) },
+                                  drum: $0.drum.map { WireText.printable($0, prose: true) }, address: $0.address,
                                   roundTripMicros: $0.roundTripMicros, clockOffsetMicros: $0.clockOffsetMicros,
                                   hits: $0.hits, gaps: $0.sequenceGaps)
                     }))

@@ -60,7 +60,7 @@ extension Serve {
         }
         printError(line)
         for pad in pads {
-            printError("pad \(pad.padName.map { WireText.printable($0) } ?? "-") (\(pad.address)): \(pad.hits) hits, "
+            printError("pad \(pad.padName.map { WireText.printable($0, prose: true) } ?? "-") (\(pad.address)): \(pad.hits) hits, "
                        + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages"
                        + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : "")
                        + (pad.refusedTimes > 0 ? ", \(pad.refusedTimes) implausible times refused (those hits played untimed)" : "")

@@ -280,9 +280,9 @@ struct Serve: AsyncParsableCommand {
                                       txt: ["proto=\(DrumMessage.protocolVersion)", "kit=\(kitName)"]) { event in
                 switch event {
                 case .published(let name):
-                    printError("drumbrain: published as \"\(WireText.printable(name))\" (\(AvahiPublisher.serviceType)); pads find it by itself")
+                    printError("drumbrain: published as \"\(WireText.printable(name, prose: true))\" (\(AvahiPublisher.serviceType)); pads find it by itself")
                 case .renamed(let old, let new):
-                    printError("drumbrain: another brain is called \"\(WireText.printable(old))\"; publishing as \"\(WireText.printable(new))\"")
+                    printError("drumbrain: another brain is called \"\(WireText.printable(old, prose: true))\"; publishing as \"\(WireText.printable(new, prose: true))\"")
                 case .noDaemon:
                     printError("drumbrain: no Avahi daemon is running, so pads cannot discover this brain; "
                                + "start avahi-daemon, or give pads --brain HOST:\(port)")

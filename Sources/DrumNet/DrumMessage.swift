@@ -1,4 +1,4 @@
-/// One drum hit as it travels on the wire (`/drum/hit`, docs/architecture.md, "Wire protocol").
+/// One drum hit as it travels on the wire (`/drum/hit`, docs/architecture.md, Wire protocol).
 public struct DrumHit: Equatable, Sendable {
     /// The drum's name, such as `snare`.
     public var drum: String
@@ -24,7 +24,7 @@ public struct DrumHit: Equatable, Sendable {
     static func velocity(fromMIDI v: Int32) -> Float { Float(min(127, max(0, v))) / 127 }
 }
 
-/// The messages of the drum protocol (docs/architecture.md, "Wire protocol"), typed.
+/// The messages of the drum protocol (docs/architecture.md, Wire protocol), typed.
 public enum DrumMessage: Equatable, Sendable {
     /// `/drum/hit s drum [f velocity | i 0…127] [h pad_time_us] [i seq]`.
     case hit(DrumHit)

@@ -12,7 +12,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Samples after a hit that cannot fire (default: 10, tvdrums 8).")
     var refractory: Int?
 
-    @Option(help: "Detector: default (squared delta, docs/architecture.md, "Detection"), tvdrums (the original app's), or adaptive (noise floor, peak scan, mask in ms; needs no --threshold or --refractory).")
+    @Option(help: "Detector: default (squared delta, docs/architecture.md: Detection), tvdrums (the original app's), or adaptive (noise floor, peak scan, mask in ms; needs no --threshold or --refractory).")
     var detector: DetectorKind = .default
 
     @Option(help: "Adaptive detector: ms after a strike in which nothing fires (its ringing).")

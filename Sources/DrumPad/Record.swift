@@ -3,7 +3,7 @@ import ArgumentParser
 import PadSensors
 import Monotonic
 
-/// `drumpad record`: log a sensor to a CSV (docs/architecture.md, "Sensor log CSV") for tuning and plotting.
+/// `drumpad record`: log a sensor to a CSV (docs/architecture.md, Sensor log CSV) for tuning and plotting.
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record an accelerometer to a sensor log CSV.",

@@ -114,7 +114,7 @@ struct Run: ParsableCommand {
                                    + "start avahi-daemon, or give --brain HOST:PORT")
                     case .daemonLost: printError("drumpad: the Avahi daemon went away; discovery resumes when it returns")
                     case .found(let brain):  // names from the network, escaped
-                        printError("drumpad: found brain \"\(WireText.printable(brain.name))\" at \(WireText.printable(brain.host)):\(brain.port)")
+                        printError("drumpad: found brain \"\(WireText.printable(brain.name, prose: true))\" at \(WireText.printable(brain.host)):\(brain.port)")
                     case .failed(let message): printError("drumpad: discovery failed: \(message)")
                     }
                 }
@@ -156,7 +156,7 @@ struct Run: ParsableCommand {
             case .welcomed(let brain, let kit):
                 refused.store(false, ordering: .relaxed)
                 refusals.reset()
-                printError("drumpad: brain \"\(WireText.printable(brain))\" (kit \(WireText.printable(kit))) welcomed \"\(padName)\" playing \(drum)")
+                printError("drumpad: brain \"\(WireText.printable(brain, prose: true))\" (kit \(WireText.printable(kit, prose: true))) welcomed \"\(padName)\" playing \(drum)")
                 welcomed.signal()
             case .droppedWhileDisconnected(let count):
                 guard !refused.load(ordering: .relaxed) else { break }  // refused: hits drop anyway

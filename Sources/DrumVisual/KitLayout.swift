@@ -1,4 +1,4 @@
-/// A drum as the visual places it: its name and where it sits (docs/architecture.md, "Kits"'s azimuth).
+/// A drum as the visual places it: its name and where it sits (docs/architecture.md, Kits's azimuth).
 public struct VisualDrum: Sendable, Equatable {
     /// The drum's name, its label.
     public var name: String

@@ -1,5 +1,5 @@
 /// The bursts: each hit starts a strong emission from its drum for `burstSeconds`, scaled by
-/// velocity; the particles fly out, slow down and fade over about a second (docs/architecture.md, "What it is"'s
+/// velocity; the particles fly out, slow down and fade over about a second (docs/architecture.md, What it is's
 /// original app: emission jumps for 0.1 s, then falls back).
 ///
 /// Storage is fixed at creation: at most `capacity` particles (a new one replaces the oldest)

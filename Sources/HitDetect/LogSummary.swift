@@ -40,7 +40,7 @@ public struct LogSummary: Equatable, Sendable {
     }
 }
 
-/// The hits CSV of docs/architecture.md, "`drumpad replay` output": `index,t,strength,velocity`.
+/// The hits CSV of docs/architecture.md, `drumpad replay` output: `index,t,strength,velocity`.
 public enum HitCSV {
     /// The header line, with its line end.
     public static let header = "index,t,strength,velocity\n"

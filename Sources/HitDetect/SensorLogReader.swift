@@ -1,4 +1,4 @@
-/// A streaming reader of sensor log CSVs (docs/architecture.md, "Sensor log CSV") and label CSVs.
+/// A streaming reader of sensor log CSVs (docs/architecture.md, Sensor log CSV) and label CSVs.
 ///
 /// The reader is fed bytes in chunks of any size and parses the complete lines in them, so a log
 /// of any length is read in constant memory: the caller owns the file and the buffer, and keeps

@@ -1,4 +1,4 @@
-/// Writes sensor logs in the format of docs/architecture.md, "Sensor log CSV" into bytes the caller writes out.
+/// Writes sensor logs in the format of docs/architecture.md, Sensor log CSV into bytes the caller writes out.
 ///
 /// The writer never holds more than the caller lets it: call `take()` (or read `bytes` and
 /// `clear()`) whenever convenient, for instance when `bytes.count` passes 64 KiB.

@@ -1,4 +1,4 @@
-/// The default detector (docs/architecture.md, "Detection"): the squared difference of consecutive z readings
+/// The default detector (docs/architecture.md, Detection): the squared difference of consecutive z readings
 /// against a threshold, with a refractory period counted in samples.
 ///
 /// For each sample n ≥ 1, `d[n] = (z[n] − z[n−1])²`; a hit fires at n when `d[n] > threshold`
@@ -23,7 +23,7 @@ public struct SquaredDeltaDetector: HitDetector, Sendable {
         /// How strength becomes velocity.
         public var velocity: VelocityCurve
 
-        /// Creates settings; the defaults are docs/architecture.md, "Detection"'s.
+        /// Creates settings; the defaults are docs/architecture.md, Detection's.
         public init(threshold: Double = 0.4, refractorySamples: Int = 10,
                     velocity: VelocityCurve = VelocityCurve()) {
             precondition(threshold >= 0, "threshold must not be negative")

@@ -1,6 +1,6 @@
 /// Which detector a replay or sweep runs.
 public enum DetectorKind: String, CaseIterable, Sendable {
-    /// The squared-delta detector of docs/architecture.md, "Detection".
+    /// The squared-delta detector of docs/architecture.md, Detection.
     case `default`
     /// The original app's detector.
     case tvdrums

@@ -1,4 +1,4 @@
-/// The original tvOS app's detector, kept to compare against (docs/architecture.md, "Detection", `tvdrums` mode).
+/// The original tvOS app's detector, kept to compare against (docs/architecture.md, Detection, `tvdrums` mode).
 ///
 /// The previous z starts at 0. A hit fires when `|Δz| > threshold` and `|Δz|` is greater than the
 /// previous sample's `|Δz|`; after a hit the next `blockedSamples` (8 in the app) cannot fire.

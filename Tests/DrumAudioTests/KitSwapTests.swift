@@ -2,7 +2,7 @@ import AllocationCounter
 import Testing
 @testable import DrumAudio
 
-/// Kits swap by pointer handoff while the mixer plays (docs/architecture.md, "Brain audio").
+/// Kits swap by pointer handoff while the mixer plays (docs/architecture.md, Brain audio).
 struct KitSwapTests {
     @Test func theNewKitPlaysFromTheNextPeriodAndTheOldOneFadesWithinIt() {
         let first = testKit([("kick", 0, 48_000, { _ in 0.5 })])

@@ -22,7 +22,7 @@ struct OSCCodecTests {
         #expect(try OSCDecoding.message(packet[4...]) == message)
     }
 
-    /// The exact bytes of docs/architecture.md, "Wire protocol"'s example, as liblo's oscsend writes them.
+    /// The exact bytes of docs/architecture.md, Wire protocol's example, as liblo's oscsend writes them.
     @Test func encodesTheContractBytes() {
         let packet = OSCEncoding.packet(OSCMessage("/drum/hit", [.string("snare")]))
         #expect(packet == [0, 0, 0, 24]

@@ -2,7 +2,7 @@ import Testing
 @testable import DrumNet
 
 /// Every value a client sends is checked before it meets arithmetic that can trap, and names are
-/// escaped before they are printed (docs/architecture.md, "Wire protocol": "Every value from the wire is untrusted").
+/// escaped before they are printed (docs/architecture.md, Wire protocol: "Every value from the wire is untrusted").
 struct WireValueBoundsTests {
     static let now: Int64 = 5_000_000_000
 

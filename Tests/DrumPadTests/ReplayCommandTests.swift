@@ -2,7 +2,7 @@ import HitDetect
 import Testing
 import TestSupport
 
-/// `drumpad replay` run as a program, as a user runs it (docs/architecture.md, "`drumpad replay` output", §12).
+/// `drumpad replay` run as a program, as a user runs it (docs/architecture.md, `drumpad replay` output, §12).
 struct ReplayCommandTests {
     static let sample = "Samples/logs/snare-250hz.csv"
 

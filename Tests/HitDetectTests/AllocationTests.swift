@@ -2,7 +2,7 @@ import AllocationCounter
 import Testing
 @testable import HitDetect
 
-/// The detectors' per-sample path never allocates (docs/architecture.md, "Brain audio", STYLE.md "Real time").
+/// The detectors' per-sample path never allocates (docs/architecture.md, Brain audio, STYLE.md "Real time").
 struct AllocationTests {
     static let z: [Double] = (0..<20_000).map { i in i % 40 == 0 ? 2.5 : (i % 40 == 1 ? 0.7 : 1.0) }
     static let times: [Double] = (0..<20_000).map { Double($0) * 0.004 }

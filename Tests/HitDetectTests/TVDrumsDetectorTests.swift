@@ -8,7 +8,7 @@ private func firing(_ z: [Double], threshold: Double = 0.4, blocked: Int = 8,
         .map(\.index)
 }
 
-/// Hand-computed sequences for the original app's detector (docs/architecture.md, "Detection").
+/// Hand-computed sequences for the original app's detector (docs/architecture.md, Detection).
 struct TVDrumsDetectorTests {
     @Test func previousZStartsAtZeroSoTheFirstSampleCanFire() {
         // |1.0 − 0| = 1.0 > 0.4 and > previous |Δz| = 0.

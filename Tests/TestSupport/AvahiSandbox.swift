@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Whether this machine can run the private Avahi of docs/architecture.md, "Real parts in tests" (root, network namespaces,
+/// Whether this machine can run the private Avahi of docs/architecture.md, Real parts in tests (root, network namespaces,
 /// dbus-daemon, avahi-daemon).
 public let avahiSandboxAvailable: Bool = getuid() == 0 && toolAvailable("avahi-daemon")
     && toolAvailable("dbus-daemon") && toolAvailable("ip") && toolAvailable("avahi-browse")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Deterministic synthetic drumpad sensor logs (docs/architecture.md, "Sensor log CSV") for tests and benchmarks.
+"""Deterministic synthetic drumpad sensor logs (docs/architecture.md, Sensor log CSV) for tests and benchmarks.
 
 The signal, in g:
   z = 1 (gravity) + slow handling wobble + gaussian sensor noise + strikes

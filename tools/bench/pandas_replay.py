@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`drumpad replay` in pandas and numpy: the named peer for the replay benchmark.
 
-Reads a sensor log (docs/architecture.md, "Sensor log CSV") with pandas' C parser, runs the default detector of
-docs/architecture.md, "Detection" and writes the hits as CSV to standard output, `index,t,strength`, as
+Reads a sensor log (docs/architecture.md, Sensor log CSV) with pandas' C parser, runs the default detector of
+docs/architecture.md, Detection and writes the hits as CSV to standard output, `index,t,strength`, as
 `drumpad replay` does (§5): index is the 0-based data row that fired, t that row's time with
 6 decimals, strength the squared delta that fired (shortest round-trip form). A one-line
 summary goes to standard error.

@@ -1,4 +1,4 @@
-"""Reference implementation of the default hit detector (docs/architecture.md, "Detection"), in numpy.
+"""Reference implementation of the default hit detector (docs/architecture.md, Detection), in numpy.
 
     d[n] = (z[n] - z[n-1])**2   for n >= 1; sample 0 only primes the previous value.
     A hit fires at n when d[n] > threshold (strictly) and n is not within the refractory period

@@ -26,7 +26,7 @@ ROW = re.compile(rb"^-?\d+\.\d{6},-?\d+\.\d{4},-?\d+\.\d{4},-?\d+\.\d{4}(,[01])?
 
 
 def read_log(path):
-    """Parses a log strictly per docs/architecture.md, "Sensor log CSV"; returns (comments, header, rows as text fields)."""
+    """Parses a log strictly per docs/architecture.md, Sensor log CSV; returns (comments, header, rows as text fields)."""
     comments, header, rows = [], None, []
     with open(path, "rb") as f:
         data = f.read()

@@ -153,7 +153,7 @@ def sensor_rows(frame_list: Sequence[Frame], units_per_g: int) -> List[Row]:
 
 
 def format_sensor_log(rows: Iterable[Row], metadata: Sequence[Tuple[str, str]]) -> str:
-    """A sensor log (docs/architecture.md, "Sensor log CSV"): t with 6 decimals (whole µs), g with 7 (error < 1e-7 g)."""
+    """A sensor log (docs/architecture.md, Sensor log CSV): t with 6 decimals (whole µs), g with 7 (error < 1e-7 g)."""
     lines = ["# drumpad sensor log v1"]
     lines += [f"# {key}: {value}" for key, value in metadata]
     lines.append("t,x,y,z")

@@ -7,7 +7,7 @@
 - strikes.evemu: a recording in evemu-record's format (the same description, then events) to
   play into that node with `evemu-play /dev/input/eventN < strikes.evemu`: 5 s at 250 Hz, each
   sample ABS_X, ABS_Y, ABS_Z, MSC_TIMESTAMP, SYN_REPORT.
-- strikes.expected.csv: the sensor log (docs/architecture.md, "Sensor log CSV") that a correct `drumpad record` writes
+- strikes.expected.csv: the sensor log (docs/architecture.md, Sensor log CSV) that a correct `drumpad record` writes
   from that playback: each frame's values after the kernel's fuzz filter (evdev_model.py has
   the model and why), in g (value / 8192), t from MSC_TIMESTAMP unwrapped, 0 at the first frame.
 

@@ -1,7 +1,7 @@
 import CAvahiClient
 import Synchronization
 
-/// Publishes the brain as a DNS-SD service (`_drumbrain._tcp`, docs/architecture.md, "Discovery") through Avahi,
+/// Publishes the brain as a DNS-SD service (`_drumbrain._tcp`, docs/architecture.md, Discovery) through Avahi,
 /// renames it when another service has its name, republishes when the daemon restarts, and
 /// withdraws it on `stop()`.
 ///

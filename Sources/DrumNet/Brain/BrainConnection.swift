@@ -1,4 +1,4 @@
-/// One pad's connection as the brain sees it: bytes in, actions out (docs/architecture.md, "Wire protocol").
+/// One pad's connection as the brain sees it: bytes in, actions out (docs/architecture.md, Wire protocol).
 ///
 /// Pure code, tested without sockets; the server performs the actions it returns.
 ///

@@ -346,7 +346,7 @@ final class BrainLoop: @unchecked Sendable {
             return
         }
         lastNoticeMicros = nowMicros
-        let name = pad.connection.statistics.padName.map { "\"\(WireText.printable($0))\" " } ?? ""
+        let name = pad.connection.statistics.padName.map { "\"\(WireText.printable($0, prose: true))\" " } ?? ""
         var line = "pad \(name)(\(pad.connection.statistics.address)): \(text)"
         if heldNotices > 0 { line += " (\(heldNotices) more such notices in the last \(Self.noticeIntervalMicros / 1_000_000) s, not shown)" }
         heldNotices = 0

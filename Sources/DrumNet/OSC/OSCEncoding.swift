@@ -1,4 +1,4 @@
-/// OSC 1.0 messages to bytes, and the 4-byte length prefix of OSC over TCP (docs/architecture.md, "Wire protocol").
+/// OSC 1.0 messages to bytes, and the 4-byte length prefix of OSC over TCP (docs/architecture.md, Wire protocol).
 public enum OSCEncoding {
     /// Appends `message` encoded as OSC 1.0 (without a length prefix).
     public static func appendMessage(_ message: OSCMessage, to out: inout [UInt8]) {

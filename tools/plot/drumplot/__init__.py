@@ -1,5 +1,5 @@
 """drumplot: plots of sensor logs, detected hits and threshold sweeps for the drum trigger
-network (see ../../README.md and docs/architecture.md, "Sensor log CSV").
+network (see ../../README.md and docs/architecture.md, Sensor log CSV).
 
 - readers: the CSVs (sensor log, hits, labels, sweep), with errors naming file:line.
 - prep: pure data preparation (squared delta, detector, decimation, matching, sweep grid).

@@ -107,7 +107,7 @@ def log_parser() -> argparse.ArgumentParser:
         prog="plot", usage=LOG_USAGE, description=LOG_DESCRIPTION, epilog=LOG_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("log", metavar="LOG.csv",
-                   help="sensor log CSV (docs/architecture.md, "Sensor log CSV": columns t and z; x, y, hit optional)")
+                   help="sensor log CSV (docs/architecture.md, Sensor log CSV: columns t and z; x, y, hit optional)")
     p.add_argument("--hits", metavar="HITS.csv",
                    help="hits from `drumpad replay LOG.csv > HITS.csv` (index,t,strength,velocity); "
                         "default: run the default detector here")

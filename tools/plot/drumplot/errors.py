@@ -6,7 +6,7 @@ from __future__ import annotations
 class InputError(Exception):
     """A file or setting that drumplot cannot use.
 
-    `str()` reads like the Swift side's errors (docs/architecture.md, "Sensor log CSV"): `log.csv:1234: what is wrong`,
+    `str()` reads like the Swift side's errors (docs/architecture.md, Sensor log CSV): `log.csv:1234: what is wrong`,
     followed by `; ` and the fix where there is one. `line` is 1-based, or None when the problem
     is the file as a whole (or a command-line setting, when `path` is the option's name).
     """

@@ -14,8 +14,8 @@ import numpy as np
 
 from .readers import Hits, SensorLog, Sweep
 
-DEFAULT_THRESHOLD = 0.4  # g², docs/architecture.md, "Detection"
-DEFAULT_REFRACTORY = 10  # samples, docs/architecture.md, "Detection"
+DEFAULT_THRESHOLD = 0.4  # g², docs/architecture.md, Detection
+DEFAULT_REFRACTORY = 10  # samples, docs/architecture.md, Detection
 VELOCITY_FLOOR = 0.1  # VelocityCurve() defaults
 VELOCITY_FULL_SCALE = 2.0  # g
 
@@ -26,7 +26,7 @@ VELOCITY_FULL_SCALE = 2.0  # g
 
 def squared_delta(z: np.ndarray, gaps_before=None) -> np.ndarray:
     """d[n] = (z[n] - z[n-1])² for n ≥ 1; NaN at sample 0 and at every sample after a gap,
-    which only prime the previous value (docs/architecture.md, "Detection")."""
+    which only prime the previous value (docs/architecture.md, Detection)."""
     z = np.asarray(z, np.float64)
     d = np.empty_like(z)
     if z.size:

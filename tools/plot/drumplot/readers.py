@@ -1,7 +1,7 @@
 """Readers for the three CSVs the plots show, with errors that name `file:line` and the fix.
 
-- Sensor logs (docs/architecture.md, "Sensor log CSV"), as `drumpad record` writes them: `read_log`.
-- Hits (docs/architecture.md, "`drumpad replay` output"), as `drumpad replay LOG.csv > hits.csv` writes them: `read_hits`.
+- Sensor logs (docs/architecture.md, Sensor log CSV), as `drumpad record` writes them: `read_log`.
+- Hits (docs/architecture.md, `drumpad replay` output), as `drumpad replay LOG.csv > hits.csv` writes them: `read_hits`.
 - Labels (a `t` column of true strike times): `read_labels`.
 - Sweeps, as `drumpad replay LOG.csv --sweep > sweep.csv` writes them: `read_sweep`.
 
@@ -286,7 +286,7 @@ def _check_non_decreasing(t: np.ndarray, lines: np.ndarray, path: str, column: s
 
 
 def read_log(path: str, skip_bad_rows: bool = False) -> SensorLog:
-    """Reads a sensor log (docs/architecture.md, "Sensor log CSV"). Raises InputError naming the first bad line."""
+    """Reads a sensor log (docs/architecture.md, Sensor log CSV). Raises InputError naming the first bad line."""
     data = _read_bytes(path)
     names, header_line, start, metadata, _ = _find_header(
         data, path, ["t", "z"], "a sensor log", "t,x,y,z")

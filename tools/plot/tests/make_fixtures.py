@@ -10,7 +10,7 @@
   a knock on the table that is no strike, and a `# gap` (lost samples) comment.
 - strikes-labels.csv: the true strike times as a labels file (a t column).
 
-The hits and sweep fixtures are drumpad's own output for that log (docs/architecture.md, "`drumpad replay` output"), made in
+The hits and sweep fixtures are drumpad's own output for that log (docs/architecture.md, `drumpad replay` output), made in
 fixtures/ with:
 
     drumpad replay strikes-250hz.csv > strikes-hits.csv

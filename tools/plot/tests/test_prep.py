@@ -17,7 +17,7 @@ def make_log(z, gaps=(), rate=250.0):
 
 
 # ---------------------------------------------------------------------------------------------
-# Squared delta and the default detector (docs/architecture.md, "Detection")
+# Squared delta and the default detector (docs/architecture.md, Detection)
 
 
 def test_squared_delta_primes_at_start_and_after_gaps():

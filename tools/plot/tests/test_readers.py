@@ -1,4 +1,4 @@
-"""Reading the CSVs of docs/architecture.md, "Sensor log CSV" and §5: what is accepted, and errors naming file:line + fix."""
+"""Reading the CSVs of docs/architecture.md, Sensor log CSV and §5: what is accepted, and errors naming file:line + fix."""
 
 import numpy as np
 import pytest
