@@ -24,16 +24,6 @@ final class EventCollector: Sendable {
     }
 }
 
-/// Polls an async condition every 10 ms until it holds or `seconds` pass.
-func eventually(within seconds: Double, _ condition: () async -> Bool) async -> Bool {
-    let deadline = MonotonicClock.nowMicros() + Int64(seconds * 1e6)
-    while MonotonicClock.nowMicros() < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
-}
-
 func startBrain(port: Int = 0, limits: BrainConnection.Limits = .init(), maxConnections: Int = 300,
                 collector: HitCollector) async throws -> BrainServer {
     try await BrainServer(

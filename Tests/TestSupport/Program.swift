@@ -203,6 +203,17 @@ public func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool 
     return condition()
 }
 
+/// Polls an async `condition` every 10 ms until it holds or `seconds` pass on the monotonic
+/// clock; returns whether it held.
+public func eventually(within seconds: Double, _ condition: () async -> Bool) async -> Bool {
+    let deadline = MonotonicClock.nowMicros() + Int64(seconds * 1e6)
+    while MonotonicClock.nowMicros() < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}
+
 extension String {
     /// How many times `part` occurs.
     public func components(_ part: String) -> Int { split(separator: part, omittingEmptySubsequences: false).count - 1 }
