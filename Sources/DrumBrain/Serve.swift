@@ -277,7 +277,9 @@ struct Serve: AsyncParsableCommand {
     func publish(brainName: String, port: Int, kitName: String) -> AvahiPublisher? {
         do {
             return try AvahiPublisher(name: brainName, port: port,
-                                      txt: ["proto=\(DrumMessage.protocolVersion)", "kit=\(kitName)"]) { event in
+                                      // proto=1, the discovery contract: every brain speaks it; version 2 is
+                                      // agreed per connection (hello, welcome).
+                                      txt: ["proto=1", "kit=\(kitName)"]) { event in
                 switch event {
                 case .published(let name):
                     printError("drumbrain: published as \"\(WireText.printable(name, prose: true))\" (\(AvahiPublisher.serviceType)); pads find it by itself")

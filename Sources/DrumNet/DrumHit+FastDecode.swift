@@ -5,7 +5,7 @@ extension DrumHit {
         UInt32(bigEndian: 0x7400_0000))  // "t" and its NUL padding
 
     /// The brain's fast path: decodes the usual forms of `/drum/hit` (`,s` then optionally `f` or
-    /// `i` velocity, `h` pad time, `i` sequence) straight from one message's bytes, without
+    /// `i` velocity, `h` pad time, `i` sequence, `f` strength) straight from one message's bytes, without
     /// building an `OSCMessage` or its arguments array. Returns nil for anything else, well formed
     /// or not; the caller then takes the general path (`OSCDecoding.message` and
     /// `DrumMessage.init`), which decodes the rarer forms and names the errors. What it returns is
@@ -28,6 +28,7 @@ extension DrumHit {
         var velocityTag: UInt8 = 0
         var hasTime = false
         var hasSequence = false
+        var hasStrength = false
         var tagEnd = 14
         if message[tagEnd] == UInt8(ascii: "f") || message[tagEnd] == UInt8(ascii: "i") {
             velocityTag = message[tagEnd]
@@ -38,13 +39,17 @@ extension DrumHit {
                 if message[tagEnd] == UInt8(ascii: "i") {
                     hasSequence = true
                     tagEnd += 1
+                    if message[tagEnd] == UInt8(ascii: "f") {  // protocol 2's strength
+                        hasStrength = true
+                        tagEnd += 1
+                    }
                 }
             }
         }
-        // tagEnd ≤ 17 < 20 ≤ count: every index above is in bounds.
+        // tagEnd ≤ 18 < 20 ≤ count: every index above is in bounds.
         let drumStart = (tagEnd + 1 + 3) / 4 * 4
         for i in tagEnd..<drumStart where message[i] != 0 { return nil }
-        let argumentBytes = (velocityTag == 0 ? 0 : 4) + (hasTime ? 8 : 0) + (hasSequence ? 4 : 0)
+        let argumentBytes = (velocityTag == 0 ? 0 : 4) + (hasTime ? 8 : 0) + (hasSequence ? 4 : 0) + (hasStrength ? 4 : 0)
         // The drum name: non-empty, NUL-terminated, zero-padded, then exactly the arguments.
         let drumAreaEnd = count - argumentBytes
         guard drumAreaEnd >= drumStart + 4, message[drumStart] != 0 else { return nil }
@@ -78,6 +83,12 @@ extension DrumHit {
         }
         if hasSequence {
             hit.sequence = Int32(bigEndian: message.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+            offset += 4
+        }
+        if hasStrength {
+            let strength = Float(bitPattern: UInt32(bigEndian: message.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            guard DrumHit.isValidStrength(strength) else { return nil }  // the general path names the error
+            hit.strength = strength
         }
         return hit
     }

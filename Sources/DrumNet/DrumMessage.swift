@@ -8,14 +8,23 @@ public struct DrumHit: Equatable, Sendable {
     public var padTimeMicros: Int64?
     /// The per-connection counter, if sent.
     public var sequence: Int32?
+    /// Protocol 2: the detector's peak deviation in g, comparable between strikes on one pad
+    /// (finite, ≥ 0), if sent. Sent only with a pad time and a sequence number before it.
+    public var strength: Float?
 
     /// Creates a hit.
-    public init(drum: String, velocity: Float = 1, padTimeMicros: Int64? = nil, sequence: Int32? = nil) {
+    public init(drum: String, velocity: Float = 1, padTimeMicros: Int64? = nil, sequence: Int32? = nil,
+                strength: Float? = nil) {
         self.drum = drum
         self.velocity = velocity
         self.padTimeMicros = padTimeMicros
         self.sequence = sequence
+        self.strength = strength
     }
+
+    /// Whether a wire strength is one the brain can compare: finite and not negative. Shared by
+    /// both decoders.
+    static func isValidStrength(_ value: Float) -> Bool { value.isFinite && value >= 0 }
 
     /// A wire velocity given as a float (not NaN): clamped to 0...1. Shared by both decoders.
     static func velocity(fromFloat v: Float) -> Float { min(1, max(0, v)) }
@@ -26,10 +35,11 @@ public struct DrumHit: Equatable, Sendable {
 
 /// The messages of the drum protocol (docs/architecture.md, Wire protocol), typed.
 public enum DrumMessage: Equatable, Sendable {
-    /// `/drum/hit s drum [f velocity | i 0…127] [h pad_time_us] [i seq]`.
+    /// `/drum/hit s drum [f velocity | i 0…127] [h pad_time_us] [i seq] [f strength]`.
     case hit(DrumHit)
-    /// `/drum/hello i version, s pad_name, s drum`: a pad introduces itself.
-    case hello(version: Int32, padName: String, drum: String)
+    /// `/drum/hello i version, s pad_name, s drum [f rate_hz]`: a pad introduces itself;
+    /// protocol 2 adds its sensor's rate (finite, > 0) when it knows it.
+    case hello(version: Int32, padName: String, drum: String, rateHz: Float? = nil)
     /// `/drum/welcome i version, s brain_name, s kit_name`: the brain's answer to hello.
     case welcome(version: Int32, brainName: String, kitName: String)
     /// `/drum/ping h t [h offset_us, h rtt_us]`: the sender's clock; a pad adds its current
@@ -46,8 +56,10 @@ public enum DrumMessage: Equatable, Sendable {
     /// Any other address: ignored (and counted) by the receiver, never fatal.
     case unknown(address: String)
 
-    /// The protocol version this code speaks.
-    public static let protocolVersion: Int32 = 1
+    /// The protocol version this code speaks: 2 adds a hit's strength and the hello's sensor
+    /// rate. A pad sends them only to a brain that welcomed it with version 2 or more; a brain
+    /// takes both forms.
+    public static let protocolVersion: Int32 = 2
 
     /// Reads a drum message from an OSC message; unknown addresses become `.unknown`.
     public init(_ message: OSCMessage) throws(DrumNetError) {
@@ -82,16 +94,30 @@ public enum DrumMessage: Equatable, Sendable {
                 rest = rest.dropFirst()
             }
             if let next = rest.first {
-                guard case .int32(let seq) = next else { throw bad("s drum f velocity h pad_time_us [i seq]") }
+                guard case .int32(let seq) = next else { throw bad("s drum f velocity h pad_time_us [i seq] [f strength]") }
                 hit.sequence = seq
                 rest = rest.dropFirst()
             }
-            guard rest.isEmpty else { throw bad("s drum [f velocity] [h pad_time_us] [i seq]") }
+            if let next = rest.first {
+                guard case .float32(let strength) = next, DrumHit.isValidStrength(strength) else {
+                    throw bad("s drum f velocity h pad_time_us i seq [f strength, a number ≥ 0]")
+                }
+                hit.strength = strength
+                rest = rest.dropFirst()
+            }
+            guard rest.isEmpty else { throw bad("s drum [f velocity] [h pad_time_us] [i seq] [f strength]") }
             self = .hit(hit)
         case "/drum/hello":
-            guard a.count == 3, case .int32(let version) = a[0], case .string(let name) = a[1],
-                  case .string(let drum) = a[2] else { throw bad("i version, s pad_name, s drum") }
-            self = .hello(version: version, padName: name, drum: drum)
+            guard a.count == 3 || a.count == 4, case .int32(let version) = a[0], case .string(let name) = a[1],
+                  case .string(let drum) = a[2] else { throw bad("i version, s pad_name, s drum [f rate_hz]") }
+            var rate: Float?
+            if a.count == 4 {
+                guard case .float32(let hz) = a[3], hz.isFinite, hz > 0 else {
+                    throw bad("i version, s pad_name, s drum [f rate_hz, a number > 0]")
+                }
+                rate = hz
+            }
+            self = .hello(version: version, padName: name, drum: drum, rateHz: rate)
         case "/drum/welcome":
             guard a.count == 3, case .int32(let version) = a[0], case .string(let name) = a[1],
                   case .string(let kit) = a[2] else { throw bad("i version, s brain_name, s kit_name") }
@@ -131,11 +157,14 @@ public enum DrumMessage: Equatable, Sendable {
             var arguments: [OSCArgument] = [.string(hit.drum), .float32(hit.velocity)]
             if let time = hit.padTimeMicros {
                 arguments.append(.int64(time))
-                if let seq = hit.sequence { arguments.append(.int32(seq)) }
+                if let seq = hit.sequence {
+                    arguments.append(.int32(seq))
+                    if let strength = hit.strength { arguments.append(.float32(strength)) }
+                }
             }
             return OSCMessage("/drum/hit", arguments)
-        case .hello(let version, let padName, let drum):
-            return OSCMessage("/drum/hello", [.int32(version), .string(padName), .string(drum)])
+        case .hello(let version, let padName, let drum, let rate):
+            return OSCMessage("/drum/hello", [.int32(version), .string(padName), .string(drum)] + (rate.map { [.float32($0)] } ?? []))
         case .welcome(let version, let brainName, let kitName):
             return OSCMessage("/drum/welcome", [.int32(version), .string(brainName), .string(kitName)])
         case .ping(let time, let offset, let rtt):

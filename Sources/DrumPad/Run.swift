@@ -205,10 +205,16 @@ struct Run: ParsableCommand {
         /// Sends `hit`, found on the sample of device time `sampleTime` read at pad time `micros`,
         /// stamped with its onset's time (a detector that scans for the peak reports the hit a
         /// few samples after its onset), and plays it here when asked to.
+        // The sensor's rate, measured from its first samples, for brains of protocol 2.
+        var rateMeter = SampleRateMeter()
+        func measure(_ time: Double) {
+            if let rate = rateMeter.add(time: time) { link.setRate(Float(rate)) }
+        }
         func send(_ hit: Hit, sampleTime: Double, micros: Int64) {
             hitCount += 1
             let onsetMicros = micros - Int64(((sampleTime - hit.time) * 1e6).rounded())
-            link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: onsetMicros))
+            link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: onsetMicros,
+                              strength: Float(options.detector.deviation(ofStrength: hit.strength))))
             if playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
         }
         let axis = axisOptions.axis
@@ -217,6 +223,7 @@ struct Run: ParsableCommand {
             var source = try PacedReplay(path: replay, axis: axis, unitsPerG: axisOptions.unitsPerG)
             try source.run { z, padTimeMicros in
                 let time = Double(padTimeMicros) / 1e6
+                measure(time)
                 if let hit = detector.process(z: z, time: time) { send(hit, sampleTime: time, micros: padTimeMicros) }
             } gap: {
                 detector.markGap()
@@ -236,6 +243,7 @@ struct Run: ParsableCommand {
                     case .sample(let sample):
                         samples += 1
                         let time = Double(sample.deviceMicros) / 1e6
+                        measure(time)
                         if let hit = detector.process(z: sample.value(axis), time: time) {
                             send(hit, sampleTime: time, micros: sample.monotonicMicros)
                         }

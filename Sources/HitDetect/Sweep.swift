@@ -9,6 +9,13 @@ public enum DetectorKind: String, CaseIterable, Sendable {
 
     /// The refractory (blocked samples) this detector uses when none is given.
     public var defaultRefractory: Int { self == .tvdrums ? 8 : 10 }
+
+    /// A hit's strength as the wire carries it (protocol 2): the deviation in g that fired,
+    /// comparable between strikes on one pad. The squared-delta detector's strength is in g², so
+    /// its square root; the others' are in g already.
+    public func deviation(ofStrength strength: Double) -> Double {
+        self == .default ? max(0, strength).squareRoot() : strength
+    }
 }
 
 /// A threshold × refractory grid to sweep.

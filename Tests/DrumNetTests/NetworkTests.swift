@@ -123,7 +123,7 @@ struct NetworkTests {
         await link.stop()
         let output = dump.output
         dump.stop()
-        #expect(output.contains("/drum/hello iss 1 \"pad-dump\" \"kick\""))
+        #expect(output.contains("/drum/hello iss \(DrumMessage.protocolVersion) \"pad-dump\" \"kick\""))
         #expect(output.contains("/drum/ping h "))
         #expect(output.contains("/drum/hit sfhi \"kick\" 0.750000 123456789 0"))
         #expect(output.contains("/drum/hit sfhi \"kick\" 0.250000 123556789 1"))

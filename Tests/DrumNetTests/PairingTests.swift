@@ -9,7 +9,7 @@ struct PairingTests {
     /// python3 -c 'import hmac,hashlib;print(hmac.new(b"0123456789abcdef0123456789abcdef",
     ///     bytes(range(32))+"pad-1".encode(), hashlib.sha256).hexdigest())'
     static let expectedHMAC = "d14c81c9ad63fb6b54294301dd389e998712bd442ed693e15d4f6a11dbdc17f8"
-    static let welcome = DrumMessage.welcome(version: 1, brainName: "studio", kitName: "Default")
+    static let welcome = DrumMessage.welcome(version: DrumMessage.protocolVersion, brainName: "studio", kitName: "Default")
     static let hello = DrumMessage.hello(version: 1, padName: "pad-1", drum: "snare")
 
     static func hex(_ bytes: [UInt8]) -> String {

@@ -172,7 +172,8 @@ public struct BrainConnection: Sendable {
     private mutating func handle(_ message: DrumMessage, nowMicros: Int64, into actions: inout [Action]) {
         if pairing != .paired {
             switch (message, pairing) {
-            case (.hello(_, let padName, let drum), .awaitingHello):
+            case (.hello(_, let padName, let drum, let rate), .awaitingHello):
+                statistics.rateHz = rate
                 statistics.padName = padName
                 statistics.drum = drum
                 pairing = .challenged(padName: padName)
@@ -220,11 +221,17 @@ public struct BrainConnection: Sendable {
                 }
             }
             actions.append(.deliver(hit, latencyMicros: latency))
-        case .hello(_, let padName, let drum):
+        case .hello(_, let padName, let drum, let rate):
+            // A protocol 2 pad says hello again with its rate once welcomed: that one updates
+            // what the brain knows and is not welcomed again.
+            let again = statistics.padName != nil
+            statistics.rateHz = rate ?? statistics.rateHz
             statistics.padName = padName
             statistics.drum = drum
-            actions.append(.send(.welcome(version: DrumMessage.protocolVersion,
-                                          brainName: brainName, kitName: kitName)))
+            if !again {
+                actions.append(.send(.welcome(version: DrumMessage.protocolVersion,
+                                              brainName: brainName, kitName: kitName)))
+            }
         case .ping(let time, let offset, let roundTrip):
             if let offset, let roundTrip {
                 // The pad's estimate is checked for sense against the ping itself: its time

@@ -8,6 +8,8 @@ public struct PadStatistics: Sendable, Equatable {
     public var padName: String?
     /// The drum the pad said it plays, if it said hello.
     public var drum: String?
+    /// The pad's sensor rate in Hz, if its hello said (protocol 2).
+    public var rateHz: Float?
     /// Hits received.
     public var hits = 0
     /// Hits dropped because the connection sent more than its limit per second (and not played).

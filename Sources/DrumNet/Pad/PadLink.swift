@@ -74,11 +74,14 @@ public final class PadLink: Sendable {
         public var pingIntervalMicros: Int64
         /// The pairing key, for brains that ask for one (docs/protocol.md "Pairing").
         public var key: PairingKey?
+        /// The sensor's rate in Hz, told to brains of protocol 2 or later.
+        public var rateHz: Float?
 
         /// Creates settings.
         public init(padName: String, drum: String, target: Target, pingIntervalMicros: Int64 = 1_000_000,
-                    key: PairingKey? = nil) {
+                    key: PairingKey? = nil, rateHz: Float? = nil) {
             self.key = key
+            self.rateHz = rateHz
             self.padName = padName
             self.drum = drum
             self.target = target
@@ -149,6 +152,18 @@ public final class PadLink: Sendable {
         return (try? await core.eventLoop.submit { box.value.statistics }.get()) ?? Statistics()
     }
 
+    /// The sensor's rate, once measured: told to the brain now if it speaks protocol 2, and to
+    /// every brain this link connects to later. Any thread.
+    public func setRate(_ hz: Float) {
+        guard hz.isFinite && hz > 0 else { return }
+        let box = core
+        core.eventLoop.execute {
+            let changed = box.value.rateHz != hz
+            box.value.rateHz = hz
+            if changed { box.value.tellRate() }
+        }
+    }
+
     /// Sends what is queued, closes the connection, and stops; returns the final counters.
     @discardableResult
     public func stop() async -> Statistics {
@@ -173,6 +188,11 @@ final class PadLinkCore {
     var pingTask: RepeatedTask?
     var sequence: Int32 = 0
     var sentHits = 0
+    /// The sensor's rate once known (`PadLink.setRate`), told to brains of protocol 2.
+    var rateHz: Float?
+    /// The protocol version the brain of this connection welcomed with (0 until it does):
+    /// protocol 2's arguments go only to a brain of 2 or later.
+    var brainVersion: Int32 = 0
     /// Set right after creation, on the loop: lets callbacks find their way back here.
     var box: NIOLoopBoundBox<PadLinkCore>?
 
@@ -275,6 +295,7 @@ final class PadLinkCore {
                     }
                     core.channel = channel
                     core.sequence = 0
+                    core.brainVersion = 0
                     core.onEvent(.connected(address: "\(host):\(port)"))
                     core.perform(core.machine.connectSucceeded())
                 case .failure(let error):
@@ -306,8 +327,17 @@ final class PadLinkCore {
         numbered.sequence = sequence
         sequence &+= 1
         if numbered.padTimeMicros == nil { numbered.padTimeMicros = MonotonicClock.nowMicros() }
+        if brainVersion < 2 { numbered.strength = nil }  // a version 1 brain refuses a fifth argument
         write(.hit(numbered))
         sentHits += 1
+    }
+
+    /// Says hello again with the sensor's rate, to a brain of protocol 2 that welcomed this
+    /// connection, once the rate is known.
+    func tellRate() {
+        guard brainVersion >= 2, let rate = rateHz ?? configuration.rateHz else { return }
+        write(.hello(version: DrumMessage.protocolVersion, padName: configuration.padName,
+                     drum: configuration.drum, rateHz: rate))
     }
 
     func ping() {
@@ -319,8 +349,13 @@ final class PadLinkCore {
         switch message {
         case .pong(let sent, let brain):
             clock.add(sentMicros: sent, peerMicros: brain, receivedMicros: MonotonicClock.nowMicros())
-        case .welcome(_, let brainName, let kitName):
+        case .welcome(let version, let brainName, let kitName):
+            guard brainVersion == 0 else { return }  // one welcome per connection
+            brainVersion = max(1, version)
             let actions = machine.welcomeReceived()
+            // The first hello named no rate (a version 1 brain refuses a fourth argument): now
+            // that the brain speaks 2, say it again with the rate.
+            if version >= 2 { tellRate() }
             onEvent(.welcomed(brainName: brainName, kitName: kitName))
             perform(actions)
         case .error(let text):

@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Monotonic
+import Synchronization
+import Testing
+import TestSupport
+@testable import DrumNet
+
+/// Protocol 2 (a hit's strength, the hello's sensor rate) and version 1 peers work together
+/// both ways; a bare `/drum/hit s snare` still plays.
+struct ProtocolVersionTests {
+    @Test func aHitsStrengthRoundTripsAndBothDecodersAgree() throws {
+        let hit = DrumHit(drum: "snare", velocity: 0.5, padTimeMicros: 123_456, sequence: 7, strength: 3.25)
+        let packet = DrumMessage.hit(hit).packet
+        let body = Array(packet.dropFirst(4))
+        #expect(try DrumMessage(OSCDecoding.message(body[...])) == .hit(hit))
+        var last = ""
+        let fast = body.withUnsafeBytes { DrumHit.fastDecode($0, drum: &last) }
+        #expect(fast == hit)
+        // Integer velocity with a strength, on both paths.
+        let midi = OSCEncoding.packet(OSCMessage("/drum/hit", [.string("kick"), .int32(127), .int64(5), .int32(1), .float32(0.75)]))
+        let midiBody = Array(midi.dropFirst(4))
+        let general = try DrumMessage(OSCDecoding.message(midiBody[...]))
+        #expect(general == .hit(DrumHit(drum: "kick", velocity: 1, padTimeMicros: 5, sequence: 1, strength: 0.75)))
+        #expect(midiBody.withUnsafeBytes { DrumHit.fastDecode($0, drum: &last) }.map { DrumMessage.hit($0) } == general)
+    }
+
+    @Test func aStrengthThatIsNoNumberOrNegativeIsRefused() {
+        for strength: Float in [.nan, -1, .infinity, -.infinity] { refused(strength) }
+    }
+
+    func refused(_ strength: Float) {
+        let packet = OSCEncoding.packet(OSCMessage("/drum/hit", [.string("snare"), .float32(1), .int64(5), .int32(1), .float32(strength)]))
+        let body = Array(packet.dropFirst(4))
+        var last = ""
+        #expect(body.withUnsafeBytes { DrumHit.fastDecode($0, drum: &last) } == nil)
+        #expect(throws: DrumNetError.self) { try DrumMessage(OSCDecoding.message(body[...])) }
+    }
+
+    @Test func helloCarriesTheRateAndABadRateIsRefused() throws {
+        let hello = DrumMessage.hello(version: 2, padName: "p", drum: "snare", rateHz: 250)
+        #expect(try DrumMessage(OSCDecoding.message(hello.packet.dropFirst(4))) == hello)
+        for bad: Float in [0, -250, .nan, .infinity] {
+            let packet = OSCEncoding.packet(OSCMessage("/drum/hello", [.int32(2), .string("p"), .string("snare"), .float32(bad)]))
+            #expect(throws: DrumNetError.self) { try DrumMessage(OSCDecoding.message(packet.dropFirst(4))) }
+        }
+    }
+
+    @Test func theBrainLearnsTheRateFromASecondHelloAndWelcomesOnce() {
+        var c = BrainConnection(connectionID: 1, address: "a", brainName: "b", kitName: "k", nowMicros: 0)
+        let first = c.receive(DrumMessage.hello(version: 2, padName: "p", drum: "snare").packet, nowMicros: 1)
+        #expect(first == [.send(.welcome(version: 2, brainName: "b", kitName: "k"))])
+        let second = c.receive(DrumMessage.hello(version: 2, padName: "p", drum: "snare", rateHz: 1600).packet, nowMicros: 2)
+        #expect(second.isEmpty && c.statistics.rateHz == 1600)
+        // A bare hit from any OSC client still plays.
+        let bare = c.receive(OSCEncoding.packet(OSCMessage("/drum/hit", [.string("snare")])), nowMicros: 3)
+        #expect(bare == [.deliver(DrumHit(drum: "snare"), latencyMicros: nil)])
+    }
+
+    /// A brain of `version` on a plain socket: welcomes the first hello, records every message.
+    final class FakeBrain: @unchecked Sendable {
+        // @unchecked: `messages` behind its mutex; the fds are set once.
+        let port: Int
+        let version: Int32
+        private let listenFD: Int32
+        let messages = Mutex<[DrumMessage]>([])
+
+        init(version: Int32) {
+            self.version = version
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            listen(fd, 4)
+            var bound = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &bound) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            listenFD = fd
+            port = Int(UInt16(bigEndian: bound.sin_port))
+            let me = Unmanaged.passRetained(self).toOpaque()
+            var thread = pthread_t()
+            pthread_create(&thread, nil, { argument in
+                Unmanaged<FakeBrain>.fromOpaque(argument!).takeRetainedValue().serve()
+                return nil
+            }, me)
+            pthread_detach(thread)
+        }
+
+        private func serve() {
+            let fd = accept(listenFD, nil, nil)
+            guard fd >= 0 else { return }
+            var timeout = timeval(tv_sec: 20, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var framer = PacketFramer()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var welcomed = false
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                guard n > 0 else { break }
+                framer.append(buffer[..<n])
+                while let packet = try? framer.nextPacket() {
+                    guard let message = try? DrumMessage(OSCDecoding.message(packet)) else { continue }
+                    messages.withLock { $0.append(message) }
+                    if case .hello = message, !welcomed {
+                        welcomed = true
+                        let reply = DrumMessage.welcome(version: version, brainName: "old", kitName: "k").packet
+                        _ = reply.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    }
+                }
+            }
+            close(fd)
+            close(listenFD)
+        }
+
+        var hits: [DrumHit] { messages.withLock { $0.compactMap { if case .hit(let h) = $0 { h } else { nil } } } }
+        var hellos: [DrumMessage] { messages.withLock { $0.filter { if case .hello = $0 { true } else { false } } } }
+    }
+
+    static let versions: [Int32] = [1, 2]
+    @Test(arguments: versions)
+    func aPadSendsProtocol2OnlyToABrainThatSpeaksIt(version: Int32) async {
+        let brain = FakeBrain(version: version)
+        let link = PadLink(configuration: .init(padName: "p", drum: "snare", target: .address(host: "127.0.0.1", port: brain.port),
+                                                pingIntervalMicros: 60_000_000)) { _ in }
+        link.start()
+        #expect(await eventually(within: 20) { !brain.hellos.isEmpty })
+        link.setRate(250)
+        try? await Task.sleep(for: .milliseconds(200))  // welcomed meanwhile
+        link.send(DrumHit(drum: "snare", velocity: 0.5, padTimeMicros: 10, strength: 2.5))
+        #expect(await eventually(within: 20) { !brain.hits.isEmpty }, "\(brain.messages.withLock { $0 })")
+        await link.stop()
+        let hit = brain.hits.first
+        #expect(hit?.strength == (version >= 2 ? 2.5 : nil))
+        #expect(brain.hellos.first == .hello(version: DrumMessage.protocolVersion, padName: "p", drum: "snare"))
+        #expect(brain.hellos.count == (version >= 2 ? 2 : 1))
+        if version >= 2 {
+            #expect(brain.hellos.last == .hello(version: 2, padName: "p", drum: "snare", rateHz: 250))
+        }
+    }
+}
