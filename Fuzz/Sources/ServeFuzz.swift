@@ -1,6 +1,7 @@
 // libFuzzer target: the brain's whole handling of what a client sends, with its options. The
 // input is a TCP byte stream after two bytes of settings: the first picks the read size, the
-// second the brain's options (jitter buffer 0, 30 or 200 ms; a crosstalk group or none; where
+// second the brain's options (jitter buffer 0, 30 or 200 ms; a crosstalk group, or the learned
+// stands; where
 // the audio clock's origin lies). Each read goes through the brain's per-connection state
 // machine (BrainConnection: decoding, the clock checks), each hit it delivers through the hit
 // router that drumbrain runs (drum lookup, crosstalk, times to frames), into a real mixer that
@@ -74,7 +75,9 @@ public func serveFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let player = FuzzPlayer(mixer: mixer, originMicros: origin)
     let drums = DrumMap(kit: fuzzKit, generation: mixer.kit.generation)
     let crosstalk = groups.isEmpty ? nil : CrosstalkGroups(groups, CrosstalkCanceller.Configuration(hold: Double(jitterMicros) / 1e6))
-    let router = HitRouter(player: player, drums: drums, crosstalk: crosstalk, jitterMicros: jitterMicros)
+    // Without a group, the learned stands decide (the brain's default), keyed by pad name.
+    let router = HitRouter(player: player, drums: drums, crosstalk: crosstalk,
+                           stands: crosstalk == nil ? StandCrosstalk() : nil, jitterMicros: jitterMicros)
     var connection = BrainConnection(connectionID: 1, address: "fuzz", brainName: "b", kitName: "k", nowMicros: now)
     var actions: [BrainConnection.Action] = []
     var routed: [UInt32: RoutedHit] = [:]

@@ -14,6 +14,11 @@ public final class DrumMap: Sendable {
         state = Mutex(Self.tables(kit, generation))
     }
 
+    /// A map of drum names alone (offline decisions, which play no kit), generation 0.
+    public init(names: [String]) {
+        state = Mutex((Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }), names, 0))
+    }
+
     /// Takes the drums of a reloaded kit.
     public func replace(kit: Kit, generation: UInt32) {
         let made = Self.tables(kit, generation)

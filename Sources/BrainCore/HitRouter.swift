@@ -39,12 +39,15 @@ public struct RoutedHit: Sendable {
     public var disposition: Disposition
     /// Its drum's index in the kit, if the kit has it.
     public var drum: Int?
+    /// How long crosstalk decisions hold it after its arrival, µs (0: not held).
+    public var holdMicros: Int64
 
     /// Creates a routed hit.
-    public init(received: ReceivedHit, disposition: Disposition, drum: Int?) {
+    public init(received: ReceivedHit, disposition: Disposition, drum: Int?, holdMicros: Int64 = 0) {
         self.received = received
         self.disposition = disposition
         self.drum = drum
+        self.holdMicros = holdMicros
     }
 }
 
@@ -64,8 +67,10 @@ public struct RoutedHit: Sendable {
 public final class HitRouter<Player: HitPlayer>: Sendable {
     /// The kit's drums by name.
     public let drums: DrumMap
-    /// The stands' cancellers, if any.
+    /// The stands' cancellers of `--crosstalk-group`, if any.
     public let crosstalk: CrosstalkGroups?
+    /// The learned stands' decisions, used for hits with a strength when no groups are given.
+    public let stands: StandCrosstalk?
     /// The jitter buffer, µs (0: each hit at the next period).
     public let jitterMicros: Int64
     private let player: Player
@@ -76,11 +81,13 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
     private let typicalLatency = Atomic<Int64>(0)
 
     /// A router that plays through `player`.
-    public init(player: Player, drums: DrumMap, crosstalk: CrosstalkGroups?, jitterMicros: Int64) {
+    public init(player: Player, drums: DrumMap, crosstalk: CrosstalkGroups?, stands: StandCrosstalk? = nil,
+                jitterMicros: Int64) {
         precondition(jitterMicros >= 0 && jitterMicros <= 10_000_000, "a jitter buffer of 0…10 s")
         self.player = player
         self.drums = drums
         self.crosstalk = crosstalk
+        self.stands = crosstalk == nil ? stands : nil
         self.jitterMicros = jitterMicros
     }
 
@@ -99,12 +106,23 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
             let typical = typicalLatency.load(ordering: .relaxed)
             typicalLatency.store(typical + (latency - typical) / 16, ordering: .relaxed)  // both within ±10 s
         }
+        let estimated = strike ?? received.receivedMicros.saturatingSubtract(typicalLatency.load(ordering: .relaxed))
+        var holdMicros: Int64 = 0
         if let crosstalk {
-            let estimated = strike ?? received.receivedMicros.saturatingSubtract(typicalLatency.load(ordering: .relaxed))
             let player = self.player
             if !crosstalk.admit(drum: hit.drum, micros: estimated, arrivalMicros: received.receivedMicros,
                                 velocity: hit.velocity, id: number, takeBack: { player.takeBack(id: $0) }) {
                 return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
+            }
+        } else if let stands, let strength = hit.strength {
+            let padKey = received.padName ?? "connection-\(received.connectionID)"
+            switch stands.decide(padKey: padKey, rateHz: received.rateHz.map(Double.init), strikeMicros: estimated,
+                                 arrivalMicros: received.receivedMicros, strength: Double(strength), id: number) {
+            case .crosstalk:
+                return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
+            case .play(let hold, let takeBack):
+                for id in takeBack { player.takeBack(id: id) }
+                holdMicros = hold
             }
         }
         guard let (index, generation) = found else {
@@ -113,16 +131,23 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
         }
         let queued: Bool
         if jitterMicros > 0, let strike {
-            queued = player.play(drum: index, velocity: hit.velocity, atMicros: min(strike, received.receivedMicros),
-                                 delayMicros: jitterMicros, id: number, kitGeneration: generation)
+            // Its strike plus the buffer, never later than its arrival plus the buffer, and not
+            // before a crosstalk hold is over.
+            let at = max(min(strike, received.receivedMicros).saturatingAdd(jitterMicros),
+                         received.receivedMicros.saturatingAdd(holdMicros))
+            queued = player.play(drum: index, velocity: hit.velocity, atMicros: at, delayMicros: 0,
+                                 id: number, kitGeneration: generation)
+        } else if holdMicros > 0 {
+            queued = player.play(drum: index, velocity: hit.velocity, atMicros: received.receivedMicros,
+                                 delayMicros: holdMicros, id: number, kitGeneration: generation)
         } else {
             queued = player.play(drum: index, velocity: hit.velocity, id: number, kitGeneration: generation)
         }
         guard queued else {
             queueFull.wrappingAdd(1, ordering: .relaxed)
-            return RoutedHit(received: received, disposition: .queueFull, drum: index)
+            return RoutedHit(received: received, disposition: .queueFull, drum: index, holdMicros: holdMicros)
         }
-        return RoutedHit(received: received, disposition: .queued(number: number), drum: index)
+        return RoutedHit(received: received, disposition: .queued(number: number), drum: index, holdMicros: holdMicros)
     }
 }
 

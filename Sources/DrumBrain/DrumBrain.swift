@@ -15,7 +15,7 @@ struct DrumBrain: AsyncParsableCommand {
               oscsend osc.tcp://127.0.0.1:7770 /drum/hit s snare
             """,
         version: "drumbrain 0.1.0 (\(LinkedLibraries.summary))",
-        subcommands: [Serve.self, Render.self, CheckKit.self],
+        subcommands: [Serve.self, KitReplayCommand.self, Render.self, CheckKit.self],
         defaultSubcommand: Serve.self)
 }
 

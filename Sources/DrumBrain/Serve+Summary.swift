@@ -44,6 +44,10 @@ extension Serve {
             line += "\(crosstalk.cancelled + mixer.takenBackHits) cancelled as crosstalk"
                 + (mixer.takenBackHits > 0 ? " (\(mixer.takenBackHits) taken back from the jitter buffer)" : "") + ", "
         }
+        if let stands = router.stands {
+            let counts = stands.counts
+            line += "\(counts.cancelled + counts.takenBack) cancelled as crosstalk of learned stands, "
+        }
         line += "\(mixer.limitedSamples) samples limited"
         if mixer.droppedHits > 0 {
             line += "; \(mixer.droppedHits) hits dropped (the audio side held as many waiting hits as it can)"
@@ -59,6 +63,12 @@ extension Serve {
                 + "(its sound server is not answering), so it was left open"
         }
         printError(line)
+        for coupling in router.stands?.model.couplings ?? [] {
+            printError("stand: \(WireText.printable(coupling.receiver, prose: true)) feels "
+                       + "\(DecimalFormatting.string(coupling.coupling * 100, decimals: 1)) % of "
+                       + "\(WireText.printable(coupling.source, prose: true))'s strikes, "
+                       + "\(DecimalFormatting.string(coupling.lagMicros / 1000, decimals: 1)) ms later")
+        }
         for pad in pads {
             printError("pad \(pad.padName.map { WireText.printable($0, prose: true) } ?? "-") (\(pad.address)): \(pad.hits) hits, "
                        + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages"

@@ -179,7 +179,14 @@ struct Serve: AsyncParsableCommand {
                        + " (a hit at most \(rule.ratio)× a louder one within \(crosstalkWindowMs) ms, "
                        + "or at most \(rule.tailRatio)× it within \(DecimalFormatting.string(rule.tailWindow * 1000, decimals: 1)) ms after)")
         }
-        let router = HitRouter(player: engine, drums: drums, crosstalk: crosstalk,
+        // Without --crosstalk-group the brain learns its stands from the playing (pads that send
+        // their hits' strength, protocol 2), and says each stand it finds.
+        let stands = crosstalk == nil ? StandCrosstalk(onStandFound: { source, receiver, coupling in
+            printError("drumbrain: pads \"\(WireText.printable(source, prose: true))\" and \"\(WireText.printable(receiver, prose: true))\" "
+                       + "share a stand (\(WireText.printable(receiver, prose: true)) feels about "
+                       + "\(DecimalFormatting.string(coupling * 100, decimals: 0)) % of the other's strikes); its crosstalk is cancelled")
+        }) : nil
+        let router = HitRouter(player: engine, drums: drums, crosstalk: crosstalk, stands: stands,
                                jitterMicros: Int64(jitterBufferMs * 1000))
         // Each received hit, for its line and its burst, on the printer's own thread; none when
         // neither is wanted. Its start is reported once the period it starts in is rendered: the

@@ -1,7 +1,10 @@
 import ArgumentParser
 import HitDetect
 
-extension DetectorKind: ExpressibleByArgument {}
+extension DetectorKind: ExpressibleByArgument {
+    /// `card`, `tvdrums`, `adaptive`, or `default` (the card's, by its old name).
+    public init?(argument: String) { self.init(name: argument) }
+}
 extension VelocityCurve.Shape: ExpressibleByArgument {}
 
 /// The detector options `replay` and `run` share.
@@ -12,8 +15,8 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Samples after a hit that cannot fire (default: 10, tvdrums 8).")
     var refractory: Int?
 
-    @Option(help: "Detector: default (squared delta, docs/architecture.md: Detection), tvdrums (the original app's), or adaptive (noise floor, peak scan, mask in ms; needs no --threshold or --refractory).")
-    var detector: DetectorKind = .default
+    @Option(help: "Detector: card (the card's squared delta, threshold 0.4, refractory 10 samples; also called default), tvdrums (the original app's), or adaptive (noise floor, peak scan, mask in ms; needs no --threshold or --refractory).")
+    var detector: DetectorKind = .padDefault
 
     @Option(help: "Adaptive detector: ms after a strike in which nothing fires (its ringing).")
     var maskMs: Double?
@@ -72,7 +75,7 @@ struct DetectorOptions: ParsableArguments {
     /// cost does not matter; `replay` uses concrete types for its fast loop).
     func makeDetector() -> any HitDetector {
         switch detector {
-        case .default:
+        case .card:
             SquaredDeltaDetector(.init(threshold: threshold, refractorySamples: refractorySamples, velocity: velocity))
         case .tvdrums:
             TVDrumsDetector(.init(threshold: threshold, blockedSamples: refractorySamples, velocity: velocity))
@@ -84,7 +87,7 @@ struct DetectorOptions: ParsableArguments {
     /// `default detector (threshold 0.4 g², refractory 10 samples)`.
     var text: String {
         switch detector {
-        case .default:
+        case .card:
             return "default detector (threshold \(threshold) g², refractory \(refractorySamples) samples)"
         case .tvdrums:
             return "tvdrums detector (threshold \(threshold) g, blocked \(refractorySamples) samples)"

@@ -98,7 +98,7 @@ struct Replay: ParsableCommand {
             // One concrete detector type per branch, so the loop is specialised for it.
             let refractory = options.refractorySamples
             switch options.detector {
-            case .default:
+            case .card:
                 var d = SquaredDeltaDetector(.init(
                     threshold: options.threshold, refractorySamples: refractory, velocity: options.velocity))
                 try stream(detector: &d, labelTimes: labelTimes)

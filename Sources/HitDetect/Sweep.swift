@@ -1,11 +1,20 @@
 /// Which detector a replay or sweep runs.
 public enum DetectorKind: String, CaseIterable, Sendable {
-    /// The squared-delta detector of docs/architecture.md, Detection.
-    case `default`
+    /// The card's squared-delta detector (docs/architecture.md, Detection): threshold 0.4 g²,
+    /// refractory 10 samples. Also accepted under its old name, `default`.
+    case card
     /// The original app's detector.
     case tvdrums
     /// The adaptive detector: noise floor, peak scan, mask time, decaying re-arm.
     case adaptive
+
+    /// The detector `drumpad run` uses when not told, and so `drumbrain replay` too.
+    public static let padDefault: DetectorKind = .card
+
+    /// The detector named `name` on a command line: its name, or `default` for the card's.
+    public init?(name: String) {
+        if name == "default" { self = .card } else { self.init(rawValue: name) }
+    }
 
     /// The refractory (blocked samples) this detector uses when none is given.
     public var defaultRefractory: Int { self == .tvdrums ? 8 : 10 }
@@ -14,7 +23,7 @@ public enum DetectorKind: String, CaseIterable, Sendable {
     /// comparable between strikes on one pad. The squared-delta detector's strength is in g², so
     /// its square root; the others' are in g already.
     public func deviation(ofStrength strength: Double) -> Double {
-        self == .default ? max(0, strength).squareRoot() : strength
+        self == .card ? max(0, strength).squareRoot() : strength
     }
 }
 
@@ -88,7 +97,7 @@ public enum Sweep {
             for refractory in grid.refractories {
                 hits.removeAll(keepingCapacity: true)
                 switch kind {
-                case .default:
+                case .card:
                     var detector = SquaredDeltaDetector(.init(
                         threshold: threshold, refractorySamples: refractory, velocity: velocity))
                     detector.detect(batch, into: &hits)

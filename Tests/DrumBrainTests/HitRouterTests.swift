@@ -50,8 +50,8 @@ struct HitRouterTests {
         _ = router.route(Self.received("snare", at: 2_000_000, latency: 2_000))
         let calls = player.calls.withLock { $0 }
         #expect(calls.count == 2)
-        #expect(calls[0].atMicros == 1_000_000 && calls[0].delayMicros == 30_000)
-        #expect(calls[1].atMicros == 1_998_000)
+        #expect(calls[0].atMicros.map { $0 + calls[0].delayMicros } == 1_030_000)  // arrival + buffer
+        #expect(calls[1].atMicros.map { $0 + calls[1].delayMicros } == 2_028_000)  // strike + buffer
     }
 
     @Test func aFullAudioQueueIsKnownOnArrival() {

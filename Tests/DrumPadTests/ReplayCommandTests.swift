@@ -137,7 +137,7 @@ struct ReplayCommandTests {
         #expect(lines.last?.hasPrefix("50.0,10,0,0,0,") == true)
         #expect(run.stderr.contains("best: --threshold"))
         #expect(run.stderr.contains("F1 1.000"))
-        #expect(run.stderr.contains("try: drumpad replay \(Self.sample) --detector default"))
+        #expect(run.stderr.contains("try: drumpad replay \(Self.sample) --detector card"))
     }
 
     @Test func sweepWithoutLabelsSaysSo() {

@@ -20,7 +20,7 @@ struct SweepTests {
     @Test func findsTheSettingThatFiresOncePerStrike() {
         let (batch, labels) = Self.ringingLog()
         let grid = SweepGrid(thresholds: [0.1, 0.4, 0.8], refractories: [2, 6])
-        let cells = Sweep.run(.default, grid: grid, over: batch, labelTimes: labels,
+        let cells = Sweep.run(.card, grid: grid, over: batch, labelTimes: labels,
                               tolerance: 0.010)
         #expect(cells.count == 6)
         #expect(cells.map(\.threshold) == [0.1, 0.1, 0.4, 0.4, 0.8, 0.8])

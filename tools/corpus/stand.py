@@ -273,18 +273,18 @@ def make_scene(scenario, seconds, seed, profile=None):
     if profile not in PROFILE_CHOICES:
         raise ValueError(f"unknown profile {profile!r} (known: {', '.join(PROFILE_CHOICES)})")
     rng = np.random.default_rng([seed, zlib.crc32(("stand/" + scenario).encode())])
-    kit = [Pad("snare", "snare", "A"), Pad("racktom", "tom-high", "A"),
-           Pad("floortom", "tom-floor", "A"), Pad("ride", "ride", "A", idle=True)]
+    kit = [Pad("snare", "snare", "A"), Pad("racktom", "racktom", "A"),
+           Pad("floortom", "floortom", "A"), Pad("ride", "ride", "A", idle=True)]
     if scenario in ("kit4", "mixed-rates", "moved"):
         pads = kit
         stands = {"A": {"pads": [p.name for p in pads], "others": []}}
     elif scenario == "two-stands":
-        pads = [Pad("snare", "snare", "A"), Pad("racktom", "tom-high", "A"),
-                Pad("floortom", "tom-floor", "B"), Pad("ride", "ride", "B")]
+        pads = [Pad("snare", "snare", "A"), Pad("racktom", "racktom", "A"),
+                Pad("floortom", "floortom", "B"), Pad("ride", "ride", "B")]
         stands = {"A": {"pads": ["snare", "racktom"], "others": []},
                   "B": {"pads": ["floortom", "ride"], "others": []}}
     else:  # bumps
-        pads = [Pad("snare", "snare", "A"), Pad("racktom", "tom-high", "A")]
+        pads = [Pad("snare", "snare", "A"), Pad("racktom", "racktom", "A")]
         stands = {"A": {"pads": ["snare", "racktom"], "others": [{"name": "cymbal", "kind": "crash cymbal"}]}}
     _profiles(pads, profile)
     scene = StandScene(scenario, seed, seconds, pads, stands)

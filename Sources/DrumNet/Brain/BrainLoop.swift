@@ -325,7 +325,8 @@ final class BrainLoop: @unchecked Sendable {
             case .deliver(let hit, let latency):
                 onHit(ReceivedHit(hit: hit, connectionID: pad.connection.statistics.connectionID,
                                            padName: pad.connection.statistics.padName,
-                                           receivedMicros: receivedMicros, latencyMicros: latency))
+                                           receivedMicros: receivedMicros, latencyMicros: latency,
+                                           rateHz: pad.connection.statistics.rateHz))
             case .send(let message):
                 write(message.packet, to: pad)
             case .sendErrorAndClose(let text):

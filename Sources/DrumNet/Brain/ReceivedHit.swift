@@ -12,8 +12,13 @@ public struct ReceivedHit: Sendable, Equatable {
     /// The brain's connections set it only within `BrainConnection.Limits.maxLatencyMicros`.
     public var latencyMicros: Int64?
 
+    /// The pad's sensor rate in Hz, if its hello said (protocol 2).
+    public var rateHz: Float?
+
     /// Creates a received hit.
-    public init(hit: DrumHit, connectionID: Int, padName: String?, receivedMicros: Int64, latencyMicros: Int64?) {
+    public init(hit: DrumHit, connectionID: Int, padName: String?, receivedMicros: Int64, latencyMicros: Int64?,
+                rateHz: Float? = nil) {
+        self.rateHz = rateHz
         self.hit = hit
         self.connectionID = connectionID
         self.padName = padName

@@ -1,0 +1,156 @@
+import DrumNet
+import HitDetect
+import Monotonic
+import Synchronization
+
+/// Several pads' logs on one clock through the brain's decisions, exactly as live: each pad's
+/// hits (from its own detection) are handed to the same `HitRouter` in the order the brain would
+/// receive them (by when each hit's firing sample reached its pad: a sensor that reports in
+/// bursts delivers crosstalk before its cause), with the strike time as the pad's synchronised
+/// time and the arrival as the receive time. What the router plays, holds and takes back is
+/// recorded instead of sounded (`drumbrain replay`).
+///
+/// Thread safety: used from one thread.
+public struct KitReplay {
+    /// One pad's hit as its detector found it.
+    public struct PadHit: Sendable {
+        /// Strike time on the shared clock, seconds.
+        public var time: Double
+        /// When the pad had it (its firing sample delivered), seconds.
+        public var arrival: Double
+        /// 0…1.
+        public var velocity: Double
+        /// The detector's deviation in g (what protocol 2 sends).
+        public var strength: Double
+
+        /// Creates a hit.
+        public init(time: Double, arrival: Double, velocity: Double, strength: Double) {
+            self.time = time
+            self.arrival = arrival
+            self.velocity = velocity
+            self.strength = strength
+        }
+    }
+
+    /// One pad: its name (the log's stem), the drum it plays, its sensor rate, its hits.
+    public struct Pad: Sendable {
+        /// The pad's name, as a live pad's hello would give it.
+        public var name: String
+        /// The drum it plays.
+        public var drum: String
+        /// Its sensor's rate, Hz, if known.
+        public var rateHz: Double?
+        /// Its hits, in any order.
+        public var hits: [PadHit]
+
+        /// Creates a pad.
+        public init(name: String, drum: String, rateHz: Double?, hits: [PadHit]) {
+            self.name = name
+            self.drum = drum
+            self.rateHz = rateHz
+            self.hits = hits
+        }
+    }
+
+    /// A hit the brain played.
+    public struct Played: Sendable, Equatable {
+        /// The pad's index in the input.
+        public var pad: Int
+        /// Its strike time, seconds.
+        public var time: Double
+        /// 0…1.
+        public var velocity: Double
+        /// The detector's deviation, g.
+        public var strength: Double
+        /// How long the brain's decisions held it after it arrived, ms.
+        public var delayMs: Double
+    }
+
+    /// What the replay gives.
+    public struct Result: Sendable {
+        /// The hits played, in strike order.
+        public var played: [Played]
+        /// Per pad: hits cancelled as crosstalk on arrival, and taken back while they waited.
+        public var cancelled: [Int]
+        /// Per pad: of those, the ones taken back.
+        public var takenBack: [Int]
+        /// The couplings learned, as the brain would show them.
+        public var couplings: [(source: String, receiver: String, coupling: Double, lagMicros: Double)]
+    }
+
+    /// Records what the router asks of the audio side.
+    final class Recorder: HitPlayer, @unchecked Sendable {
+        // @unchecked: one thread (the replay's).
+        var queued: [UInt32: (drum: Int, atMicros: Int64?)] = [:]
+        var takenBack: Set<UInt32> = []
+
+        func play(drum: Int, velocity: Float, id: UInt32, kitGeneration: UInt32) -> Bool {
+            queued[id] = (drum, nil)
+            return true
+        }
+
+        func play(drum: Int, velocity: Float, atMicros brainMicros: Int64, delayMicros: Int64,
+                  id: UInt32, kitGeneration: UInt32) -> Bool {
+            queued[id] = (drum, brainMicros.saturatingAdd(delayMicros))
+            return true
+        }
+
+        func takeBack(id: UInt32) -> Bool {
+            takenBack.insert(id)
+            return true
+        }
+    }
+
+    /// Runs `pads` through the brain's decisions: learned stands by default (`stands`, fresh
+    /// unless given), or `groups` of drum names as `--crosstalk-group` does, with `jitterMicros`.
+    /// `drums` names the kit's drums (a pad whose drum is not among them plays nothing, as live).
+    public static func run(_ pads: [Pad], drums: [String], stands: StandCrosstalk? = StandCrosstalk(),
+                           groups: CrosstalkGroups? = nil, jitterMicros: Int64 = 0) -> Result {
+        let recorder = Recorder()
+        let map = DrumMap(names: drums)
+        let router = HitRouter(player: recorder, drums: map, crosstalk: groups, stands: groups == nil ? stands : nil,
+                               jitterMicros: jitterMicros)
+        var order: [(pad: Int, hit: Int)] = []
+        for (p, pad) in pads.enumerated() { for h in pad.hits.indices { order.append((p, h)) } }
+        order.sort { a, b in
+            let x = pads[a.pad].hits[a.hit], y = pads[b.pad].hits[b.hit]
+            return (x.arrival, x.time, a.pad) < (y.arrival, y.time, b.pad)
+        }
+        var routed: [(pad: Int, hit: Int, result: RoutedHit)] = []
+        var cancelled = [Int](repeating: 0, count: pads.count)
+        for (p, h) in order {
+            let pad = pads[p], hit = pad.hits[h]
+            let arrival = micros(hit.arrival), strike = micros(hit.time)
+            let received = ReceivedHit(
+                hit: DrumHit(drum: pad.drum, velocity: Float(hit.velocity), padTimeMicros: strike,
+                             strength: Float(hit.strength)),
+                connectionID: p + 1, padName: pad.name, receivedMicros: arrival,
+                latencyMicros: arrival - strike, rateHz: pad.rateHz.map(Float.init))
+            let result = router.route(received)
+            if result.disposition == .crosstalk { cancelled[p] += 1 }
+            routed.append((p, h, result))
+        }
+        var played: [Played] = []
+        var takenBack = [Int](repeating: 0, count: pads.count)
+        for (p, h, result) in routed {
+            guard case .queued(let number) = result.disposition else { continue }
+            if recorder.takenBack.contains(number) {
+                takenBack[p] += 1
+                cancelled[p] += 1
+                continue
+            }
+            let hit = pads[p].hits[h]
+            played.append(Played(pad: p, time: hit.time, velocity: hit.velocity, strength: hit.strength,
+                                 delayMs: Double(result.holdMicros) / 1000))
+        }
+        played.sort { ($0.time, $0.pad) < ($1.time, $1.pad) }
+        return Result(played: played, cancelled: cancelled, takenBack: takenBack,
+                      couplings: stands?.model.couplings ?? [])
+    }
+
+    /// Seconds to µs on the replay's clock.
+    static func micros(_ seconds: Double) -> Int64 {
+        guard seconds.isFinite else { return 0 }
+        return Int64((seconds * 1e6).rounded())
+    }
+}

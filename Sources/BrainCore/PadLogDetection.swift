@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HitDetect
+
+/// A pad's sensor log through the detection a pad runs at its defaults, for `drumbrain replay`:
+/// every hit with its strike time, when the pad had it (its firing sample delivered) and its
+/// strength as protocol 2 sends it.
+///
+/// Thread safety: pure, but for reading the file.
+public enum PadLogDetection {
+    /// What a log gave: its hits, its rate, and the drum its metadata names (`# drum:`).
+    public struct Detected: Sendable {
+        /// The hits, in the order found.
+        public var hits: [KitReplay.PadHit]
+        /// The rate: `# rate_hz:`, else the median sample interval's.
+        public var rateHz: Double?
+        /// `# drum:` if the log says.
+        public var drum: String?
+        /// Samples read.
+        public var samples: Int
+    }
+
+    /// Why a log could not be read.
+    public struct Failure: Error, CustomStringConvertible {
+        /// `file: what`.
+        public var description: String
+    }
+
+    /// Reads `path` (a sensor log CSV) and runs `kind`'s detector at its defaults over its z axis.
+    public static func detect(path: String, kind: DetectorKind) throws -> Detected {
+        let bytes = try readAll(path)
+        var reader = SensorLogReader(fileName: path, options: .init(readXY: false))
+        var batch = SensorBatch()
+        do {
+            _ = try bytes.withUnsafeBytes { try reader.read($0, isEnd: true, into: &batch) }
+            try reader.finish()
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+        var hits: [KitReplay.PadHit] = []
+        func run<D: HitDetector>(_ detector: inout D) {
+            var found: [Hit] = []
+            var firedAt: [Int] = []
+            detector.detect(batch, into: &found, firedAt: &firedAt)
+            for (hit, i) in zip(found, firedAt) {
+                hits.append(.init(time: hit.time, arrival: max(hit.time, batch.deliveryTime(i)), velocity: hit.velocity,
+                                  strength: kind.deviation(ofStrength: hit.strength)))
+            }
+        }
+        switch kind {
+        case .card:
+            var detector = SquaredDeltaDetector()
+            run(&detector)
+        case .tvdrums:
+            var detector = TVDrumsDetector()
+            run(&detector)
+        case .adaptive:
+            var detector = AdaptiveDetector()
+            run(&detector)
+        }
+        var rate = reader.metadataValue("rate_hz").flatMap { Double($0.split(separator: " ").first ?? "") }
+        if rate == nil, batch.count > 2 {
+            var meter = SampleRateMeter(intervals: min(64, batch.count - 1))
+            for i in 0..<batch.count { if let r = meter.add(time: batch.time[i]) { rate = r; break } }
+        }
+        return Detected(hits: hits, rateHz: rate, drum: reader.metadataValue("drum"), samples: batch.count)
+    }
+
+    /// The whole file. The corresponding C functions are `open` and `read`.
+    static func readAll(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "\(path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[..<n])
+        }
+        return bytes
+    }
+}

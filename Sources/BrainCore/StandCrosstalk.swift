@@ -1,0 +1,80 @@
+import Monotonic
+import Synchronization
+
+/// The brain's crosstalk decisions from what it learned of its stands (`StandModel`), on the
+/// network thread: each hit with a strength is judged against the hits on other pads around it,
+/// a weak one that a coupled neighbour's strike could still explain waits for it (at most that
+/// pad's sensor period + 1 ms), and a strike that arrives late takes back the waiting crosstalk
+/// it explains.
+///
+/// Thread safety: any thread (a mutex, uncontended: one producer of hits).
+public final class StandCrosstalk: Sendable {
+    /// What to do with a hit.
+    public enum Decision: Sendable, Equatable {
+        /// Crosstalk of another pad's hit: not played.
+        case crosstalk
+        /// Play it, after `holdMicros` (0: at once); the ids listed are waiting crosstalk this
+        /// hit shows up, to take back.
+        case play(holdMicros: Int64, takeBack: [UInt32])
+    }
+
+    private struct State {
+        var model: StandModel
+        var waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double, untilMicros: Int64)] = []
+        var cancelled = 0
+        var takenBack = 0
+    }
+
+    private let state: Mutex<State>
+    /// Told each pair of pads found to share a stand (on the deciding thread).
+    private let onStandFound: @Sendable (_ source: String, _ receiver: String, _ coupling: Double) -> Void
+
+    /// Decisions from `model` (fresh, or as saved).
+    public init(model: StandModel = StandModel(),
+                onStandFound: @escaping @Sendable (String, String, Double) -> Void = { _, _, _ in }) {
+        state = Mutex(State(model: model))
+        self.onStandFound = onStandFound
+    }
+
+    /// Decides the hit numbered `id` on pad `padKey` (sensor `rateHz` if known), struck at
+    /// `strikeMicros` and arrived at `arrivalMicros` (one clock), of `strength` g.
+    public func decide(padKey: String, rateHz: Double?, strikeMicros: Int64, arrivalMicros: Int64,
+                       strength: Double, id: UInt32) -> Decision {
+        var found: [(String, String, Double)] = []
+        let decision: Decision = state.withLock { s in
+            let pad = s.model.pad(padKey, rateHz: rateHz)
+            s.waiting.removeAll { $0.untilMicros < arrivalMicros }
+            let explained = s.model.explainingHit(receiver: pad, strikeMicros: strikeMicros, strength: strength)
+            let takeBack = explained == nil
+                ? s.model.explained(bySource: pad, strikeMicros: strikeMicros, strength: strength,
+                                    among: s.waiting.map { ($0.id, $0.pad, $0.strikeMicros, $0.strength) })
+                : []
+            for key in s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
+                                     isSource: explained == nil) {
+                if let coupling = s.model.couplings.first(where: {
+                    $0.source == s.model.padKeys[key.source] && $0.receiver == s.model.padKeys[key.receiver] }) {
+                    found.append((coupling.source, coupling.receiver, coupling.coupling))
+                }
+            }
+            if explained != nil {
+                s.cancelled += 1
+                return .crosstalk
+            }
+            s.waiting.removeAll { takeBack.contains($0.id) }
+            s.takenBack += takeBack.count
+            let hold = s.model.hold(for: pad, strength: strength) ?? 0
+            if hold > 0 {
+                s.waiting.append((id, pad, strikeMicros, strength, arrivalMicros.saturatingAdd(hold)))
+            }
+            return .play(holdMicros: hold, takeBack: takeBack)
+        }
+        for (source, receiver, coupling) in found { onStandFound(source, receiver, coupling) }
+        return decision
+    }
+
+    /// Hits cancelled on arrival, and waiting hits taken back, so far.
+    public var counts: (cancelled: Int, takenBack: Int) { state.withLock { ($0.cancelled, $0.takenBack) } }
+
+    /// The model as it stands (to show or save).
+    public var model: StandModel { state.withLock { $0.model } }
+}

@@ -1,0 +1,280 @@
+import Monotonic
+
+/// What the brain has learned of its stands: how much of a strike on one pad each other pad
+/// feels, learned from the playing, with no configuration (docs/crosstalk.md).
+///
+/// A strike shakes its stand, and the other pads on it feel a weak copy within a millisecond or
+/// two: crosstalk. Per ordered pair of pads (source → receiver, keyed by pad, not drum) the model
+/// keeps what the hits show:
+/// - **responses:** a receiver's hit close after a source's, much weaker than it (at most
+///   `candidateRatio` of its strength): crosstalk, or a soft note played with it. Their ratios
+///   give the coupling (`estimate`: a running median-like value, robust to the odd soft note).
+/// - **silences:** a source's strike the receiver did not answer at all: the coupling is then less
+///   than the receiver's softest hit over the strike's strength (`upper`), since a coupling that
+///   large would have fired it. A pad on another stand is bounded this way in a few strikes.
+///
+/// A pair is *coupled* once it has answered `minimumResponses` strikes and answers most strikes
+/// strong enough to show through (`responseRate`). Before any evidence, a pair is assumed to be
+/// coupled up to `priorCoupling` (the stand's shake rarely exceeds 10 % of a strike), so the
+/// first minute is already right; silences bring it down within a few strikes for pads on other
+/// stands.
+///
+/// A hit is crosstalk when a hit on another pad, close enough in time, explains its strength:
+/// `strength ≤ coupling × margin × source strength` for a coupled pair, `≤ bound × source
+/// strength` for one that is not (only hits at the pad's own softest level). Times are strike
+/// times on one clock; the window is the sensors' periods either side plus the stand's lag, and
+/// a hit cannot be caused by one struck clearly after it (a flam's grace note before its main
+/// stroke plays).
+///
+/// Forgetting: every learned value decays towards the prior with each new strike of its source
+/// (`forgetting`), so a pad moved to another stand is learned afresh within tens of strikes.
+///
+/// Thread safety: a value type; the brain keeps it on its network thread.
+public struct StandModel: Sendable {
+    /// The model's settings.
+    public struct Configuration: Sendable, Equatable {
+        /// The coupling assumed for a pair before any evidence.
+        public var priorCoupling: Double = 0.3
+        /// A response is a receiver's hit at most this fraction of the source's strength.
+        public var candidateRatio: Double = 0.5
+        /// How far above the learned coupling a hit is still its crosstalk.
+        public var margin: Double = 2.0
+        /// The stand's own lag, beyond the sensors' periods, µs.
+        public var lagMicros: Int64 = 2_000
+        /// Responses needed before a pair counts as coupled.
+        public var minimumResponses: Int = 2
+        /// The share of strong enough strikes a coupled pair answers, at least.
+        public var minimumResponseRate: Double = 0.3
+        /// How much of the past each new strike of the source forgets (0…1).
+        public var forgetting: Double = 0.02
+        /// A receiver's softest hit assumed before it has played any, in g.
+        public var defaultFloor: Double = 0.3
+        /// The sample period assumed for a pad that has not said its rate, µs (250 Hz).
+        public var defaultPeriodMicros: Int64 = 4_000
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// One ordered pair's evidence.
+    public struct Pair: Sendable, Equatable, Codable {
+        /// The coupling the responses show (receiver strength / source strength), nil before any.
+        public var estimate: Double?
+        /// Responses seen (decaying).
+        public var responses: Double = 0
+        /// Strikes strong enough to show through that were answered, as a running share.
+        public var responseRate: Double = 1
+        /// The coupling is below this, by the silences.
+        public var upper: Double
+        /// The stand's lag the responses show, µs (running mean).
+        public var lagMicros: Double = 0
+
+        init(prior: Double) { upper = prior }
+    }
+
+    /// A pad's recent hit, kept for a window's worth of time.
+    struct Recent: Sendable {
+        var pad: Int
+        var strikeMicros: Int64
+        var strength: Double
+        var id: UInt32
+        /// Whether its silences have been taken into account.
+        var settled = false
+        /// Whether it can cause crosstalk: not itself explained as crosstalk.
+        var isSource = true
+    }
+
+    /// The settings in force.
+    public let configuration: Configuration
+    /// Pads by key (a name, or the connection), numbered in order of first hit.
+    public private(set) var padKeys: [String] = []
+    private var padIndex: [String: Int] = [:]
+    private var periods: [Int64] = []
+    /// Each pad's softest hit (g), nil before its first.
+    private var floors: [Double?] = []
+    /// Each pad's loud level: its strongest hit, slowly forgotten (g).
+    private var louds: [Double] = []
+    /// Evidence per ordered pair (source, receiver).
+    public private(set) var pairs: [PairKey: Pair] = [:]
+    private var recent: [Recent] = []
+    /// Pairs announced as sharing a stand, so each is said once.
+    private var announced: Set<PairKey> = []
+
+    /// An ordered pair of pad numbers.
+    public struct PairKey: Hashable, Sendable, Codable {
+        /// The pad whose strike shakes the stand.
+        public var source: Int
+        /// The pad that feels it.
+        public var receiver: Int
+    }
+
+    /// A model with nothing learned.
+    public init(_ configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// The pad number for `key`, made on first sight; `rateHz` (when known) sets its period.
+    public mutating func pad(_ key: String, rateHz: Double? = nil) -> Int {
+        let number: Int
+        if let known = padIndex[key] {
+            number = known
+        } else {
+            number = padKeys.count
+            padKeys.append(key)
+            padIndex[key] = number
+            periods.append(configuration.defaultPeriodMicros)
+            floors.append(nil)
+            louds.append(0)
+        }
+        if let rateHz, rateHz.isFinite, rateHz >= 1 {
+            periods[number] = Int64((1e6 / rateHz).rounded())
+        }
+        return number
+    }
+
+    /// The coupling used for decisions on `pair` now, and whether it is learned (coupled).
+    public func coupling(_ key: PairKey) -> (value: Double, coupled: Bool) {
+        guard let pair = pairs[key] else { return (configuration.priorCoupling, false) }
+        if let estimate = pair.estimate, pair.responses >= Double(configuration.minimumResponses) - 0.01,
+           pair.responseRate >= configuration.minimumResponseRate {
+            return (estimate * configuration.margin, true)
+        }
+        return (min(configuration.priorCoupling, pair.upper), false)
+    }
+
+    /// The window, µs, within which a strike on `source` can cause a hit on `receiver`: from the
+    /// longer period before it (both onsets are dated to a sample) to the stand's lag and that
+    /// period after.
+    func window(_ source: Int, _ receiver: Int) -> (before: Int64, after: Int64) {
+        let period = max(periods[source], periods[receiver])
+        return (period + 1_000, configuration.lagMicros + period + 1_000)
+    }
+
+    /// The longest a hit on `receiver` may wait for the strike that could explain it to arrive:
+    /// one sensor period of the pads involved plus 1 ms (nil when no pad could cause it).
+    public func hold(for receiver: Int, strength: Double) -> Int64? {
+        var longest: Int64?
+        for source in padKeys.indices where source != receiver && louds[source] > 0 {
+            let (value, _) = coupling(PairKey(source: source, receiver: receiver))
+            guard strength <= value * louds[source] else { continue }
+            let hold = max(periods[source], periods[receiver]) + 1_000
+            longest = max(longest ?? 0, hold)
+        }
+        return longest
+    }
+
+    /// Decides whether the hit on pad `receiver`, struck at `strikeMicros` with `strength` g, is
+    /// crosstalk of a hit already seen on another pad; returns that hit's id (and pad) if so.
+    public func explainingHit(receiver: Int, strikeMicros: Int64, strength: Double) -> (id: UInt32, pad: Int)? {
+        for earlier in recent where earlier.pad != receiver && earlier.isSource {
+            let w = window(earlier.pad, receiver)
+            let lag = strikeMicros.saturatingSubtract(earlier.strikeMicros)
+            guard lag >= -w.before && lag <= w.after else { continue }
+            let (value, _) = coupling(PairKey(source: earlier.pad, receiver: receiver))
+            if strength <= value * earlier.strength { return (earlier.id, earlier.pad) }
+        }
+        return nil
+    }
+
+    /// The waiting hits (given as recent hits on other pads) that the new hit on `source` explains:
+    /// those it would have cancelled had it come first. Returns their ids.
+    public func explained(bySource source: Int, strikeMicros: Int64, strength: Double,
+                          among waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double)]) -> [UInt32] {
+        waiting.compactMap { hit in
+            guard hit.pad != source else { return nil }
+            let w = window(source, hit.pad)
+            let lag = hit.strikeMicros.saturatingSubtract(strikeMicros)
+            guard lag >= -w.before && lag <= w.after else { return nil }
+            let (value, _) = coupling(PairKey(source: source, receiver: hit.pad))
+            return hit.strength <= value * strength ? hit.id : nil
+        }
+    }
+
+    /// Takes a hit on `pad` (played or not: crosstalk is the evidence), struck at `strikeMicros`
+    /// with `strength` g; `isSource` when it was not judged crosstalk on arrival. The evidence is
+    /// drawn in hindsight, once every hit around a strike has arrived (`settle`). Returns the
+    /// pairs found coupled meanwhile, for the brain to say.
+    public mutating func learn(pad: Int, strikeMicros: Int64, strength: Double, id: UInt32,
+                               isSource: Bool = true) -> [PairKey] {
+        let found = settle(before: strikeMicros)
+        floors[pad] = min(floors[pad] ?? strength, strength)
+        if isSource { louds[pad] = max(louds[pad] * (1 - configuration.forgetting), strength) }
+        recent.append(Recent(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id, isSource: isSource))
+        return found
+    }
+
+    /// Settles the strikes whose windows closed before `nowMicros`, in hindsight: a hit that
+    /// no much stronger hit on another pad surrounds is a strike, and each other pad either
+    /// answered it with a weak hit in its window (a response: its ratio moves the coupling) or
+    /// stayed silent (the coupling is below that pad's softest hit over the strike). Returns the
+    /// pairs that became coupled.
+    private mutating func settle(before nowMicros: Int64) -> [PairKey] {
+        let c = configuration
+        let longest = (periods.max() ?? c.defaultPeriodMicros) * 2 + c.lagMicros + 4_000
+        var found: [PairKey] = []
+        for k in recent.indices where !recent[k].settled {
+            let strike = recent[k]
+            guard nowMicros.saturatingSubtract(strike.strikeMicros) > longest else { continue }
+            recent[k].settled = true
+            // A strike, in hindsight, unless a much stronger hit on another pad surrounds it.
+            let surrounded = recent.contains { other in
+                guard other.pad != strike.pad, other.strength * c.candidateRatio >= strike.strength else { return false }
+                let w = window(other.pad, strike.pad)
+                let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
+                return lag >= -w.before && lag <= w.after
+            }
+            guard !surrounded, strike.strength > 0 else { continue }
+            for receiver in padKeys.indices where receiver != strike.pad {
+                let key = PairKey(source: strike.pad, receiver: receiver)
+                var pair = pairs[key] ?? Pair(prior: c.priorCoupling)
+                let w = window(strike.pad, receiver)
+                let inWindow = recent.filter { hit in
+                    guard hit.pad == receiver else { return false }
+                    let lag = hit.strikeMicros.saturatingSubtract(strike.strikeMicros)
+                    return lag >= -w.before && lag <= w.after
+                }
+                let floor = floors[receiver] ?? c.defaultFloor
+                let believed = pair.estimate ?? min(c.priorCoupling, pair.upper)
+                let answered = !inWindow.isEmpty
+                if believed * strike.strength >= floor * 1.5 {
+                    pair.responseRate += ((answered ? 1 : 0) - pair.responseRate) * 0.2
+                }
+                if let response = inWindow.filter({ $0.strength <= c.candidateRatio * strike.strength })
+                    .max(by: { $0.strength < $1.strength }) {
+                    let ratio = response.strength / strike.strength
+                    let lag = response.strikeMicros.saturatingSubtract(strike.strikeMicros)
+                    if let estimate = pair.estimate {
+                        // An upper-quantile tracker (about the 80th percentile): a step up is four
+                        // times a step down, each a share of the estimate.
+                        let step = 0.08 * estimate
+                        pair.estimate = ratio > estimate ? estimate + min(ratio - estimate, 4 * step) : max(estimate - step, ratio)
+                    } else {
+                        pair.estimate = ratio
+                    }
+                    pair.responses += 1
+                    pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
+                } else if !answered {
+                    pair.upper = min(pair.upper, floor / strike.strength)
+                }
+                // Forgetting: the evidence fades with each strike of the source.
+                pair.responses *= 1 - c.forgetting
+                pair.upper += (c.priorCoupling - pair.upper) * c.forgetting * 0.25
+                pairs[key] = pair
+                if !announced.contains(key) && coupling(key).coupled {
+                    announced.insert(key)
+                    found.append(key)
+                }
+            }
+        }
+        recent.removeAll { $0.settled && nowMicros.saturatingSubtract($0.strikeMicros) > 3 * longest }
+        return found
+    }
+
+    /// The coupled pairs now, for the brain to show: (source key, receiver key, coupling, lag µs).
+    public var couplings: [(source: String, receiver: String, coupling: Double, lagMicros: Double)] {
+        pairs.keys.sorted { ($0.source, $0.receiver) < ($1.source, $1.receiver) }.compactMap { key in
+            guard let pair = pairs[key], let estimate = pair.estimate, coupling(key).coupled else { return nil }
+            return (padKeys[key.source], padKeys[key.receiver], estimate, pair.lagMicros)
+        }
+    }
+}

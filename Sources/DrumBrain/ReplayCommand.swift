@@ -1,0 +1,153 @@
+import ArgumentParser
+import BrainCore
+import Console
+import DrumAudio
+import HitDetect
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `drumbrain replay`: a whole kit's logs through the pads' detection and the brain's decisions.
+struct KitReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay several pads' sensor logs (one clock) through the pads' detection and the brain's decisions, as live.",
+        discussion: """
+            Each LOG is one pad, named by its file's stem; it plays the drum its `# drum:` line \
+            names, else its stem. Each log goes through the detection a pad runs at its defaults, \
+            and every pad's hits reach the brain's decisions in the order a live brain receives \
+            them (a sensor that reports in bursts included), with the same code: crosstalk across \
+            pads on a stand is learned from the playing and cancelled, and a weak hit that a \
+            neighbour's strike could still explain waits at most that pad's sensor period + 1 ms. \
+            A replay starts from nothing learned, so it is reproducible.
+
+            Examples:
+              drumbrain replay stand/*.csv --hits-dir /tmp/hits
+              drumbrain replay snare.csv tom.csv --out kit.wav
+
+            Writes DIR/STEM.hits.csv per pad with --hits-dir (t,velocity,strength,delay_ms: one \
+            row per hit the brain played; delay_ms is how long the decision held it after it \
+            arrived), and the played hits rendered through the kit with --out. What was cancelled \
+            as crosstalk, and the couplings learned, go to standard error.
+            """)
+
+    @Argument(help: "The pads' sensor logs (CSV), recorded on one clock.")
+    var logs: [String]
+
+    @Option(help: "Write DIR/STEM.hits.csv for each pad.")
+    var hitsDir: String?
+
+    @Option(help: "Render the played hits to this WAV file (48 kHz stereo float).")
+    var out: String?
+
+    @Option(help: "The kit (default: the bundled kit); its drums are the ones that play.")
+    var kit: String?
+
+    @Option(help: "The pads' detector: card, tvdrums or adaptive (default: the one drumpad run uses).")
+    var detector: DetectorKind = .padDefault
+
+    @Option(help: ArgumentHelp("As drumbrain's: drums that share a stand, instead of learning the stands.", valueName: "DRUMS"))
+    var crosstalkGroup: [String] = []
+
+    @Option(help: "As drumbrain's: a jitter buffer in ms.")
+    var jitterBufferMs: Double = 0
+
+    func validate() throws {
+        guard !logs.isEmpty else { throw ValidationError("give one or more pads' logs, such as stand/*.csv") }
+        guard (0...200).contains(jitterBufferMs) else { throw ValidationError("--jitter-buffer-ms must be 0…200, such as 5") }
+        let stems = logs.map(Self.stem)
+        guard Set(stems).count == stems.count else {
+            throw ValidationError("two logs have the same name (\(stems.joined(separator: ", "))): each pad is named by its file's stem")
+        }
+    }
+
+    /// `dir/snare.csv` → `snare`.
+    static func stem(_ path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
+    }
+
+    func run() throws {
+        let kitPath = try kit ?? BundledKit.path()
+        let loadedKit = try KitLoader.load(kitPath)
+        var pads: [KitReplay.Pad] = []
+        for path in logs {
+            let found: PadLogDetection.Detected
+            do {
+                found = try PadLogDetection.detect(path: path, kind: detector)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+            let stem = Self.stem(path)
+            let drum = found.drum ?? stem
+            if loadedKit.index(of: drum) == nil {
+                printError("drumbrain replay: \(path): the kit \"\(loadedKit.name)\" has no drum \(drum) (its hits play nothing; "
+                           + "a `# drum:` line in the log names the pad's drum)")
+            }
+            printError("drumbrain replay: \(path): \(found.samples) samples"
+                       + (found.rateHz.map { " (\(DecimalFormatting.string($0, decimals: 1)) Hz)" } ?? "")
+                       + ", \(found.hits.count) hits by the \(detector.rawValue) detector, pad \"\(stem)\" playing \(drum)")
+            pads.append(.init(name: stem, drum: drum, rateHz: found.rateHz, hits: found.hits))
+        }
+        let groups = crosstalkGroup.map { $0.split(separator: ",").map(String.init) }
+        let result = KitReplay.run(pads, drums: loadedKit.drums.map(\.name),
+                                   stands: groups.isEmpty ? StandCrosstalk() : nil,
+                                   groups: groups.isEmpty ? nil : CrosstalkGroups(groups, .init(hold: jitterBufferMs / 1000)),
+                                   jitterMicros: Int64(jitterBufferMs * 1000))
+        for coupling in result.couplings {
+            printError("drumbrain replay: \(coupling.source) and \(coupling.receiver) share a stand: \(coupling.receiver) feels "
+                       + "\(DecimalFormatting.string(coupling.coupling * 100, decimals: 1)) % of \(coupling.source)'s strikes, "
+                       + "\(DecimalFormatting.string(coupling.lagMicros / 1000, decimals: 1)) ms later")
+        }
+        for (p, pad) in pads.enumerated() {
+            let played = result.played.filter { $0.pad == p }
+            let held = played.filter { $0.delayMs > 0 }
+            printError("drumbrain replay: pad \(pad.name): \(played.count) played, \(result.cancelled[p]) cancelled as crosstalk"
+                       + (result.takenBack[p] > 0 ? " (\(result.takenBack[p]) taken back while held)" : "")
+                       + (held.isEmpty ? "" : ", \(held.count) held up to \(DecimalFormatting.string(held.map(\.delayMs).max() ?? 0, decimals: 1)) ms"))
+        }
+        if let hitsDir {
+            mkdir(hitsDir, 0o755)  // an existing folder is fine; a failure shows when writing
+            for (p, pad) in pads.enumerated() {
+                var text = "t,velocity,strength,delay_ms\n"
+                for hit in result.played where hit.pad == p {
+                    text += DecimalFormatting.string(hit.time, decimals: 6) + "," + DecimalFormatting.string(hit.velocity, decimals: 4)
+                        + "," + DecimalFormatting.string(hit.strength, decimals: 4) + "," + DecimalFormatting.string(hit.delayMs, decimals: 3) + "\n"
+                }
+                try Self.write(text, to: "\(hitsDir)/\(pad.name).hits.csv")
+            }
+        }
+        if let out {
+            let timed = result.played.map { TimedHit(time: $0.time, drum: pads[$0.pad].drum, velocity: Float($0.velocity)) }
+            let (samples, _) = OfflineRender.render(kit: loadedKit, hits: timed)
+            try samples.withUnsafeBufferPointer { buffer in
+                try SoundFile.writeWAV(out, interleaved: buffer, channels: 2, sampleRate: Int(loadedKit.sampleRate), pcm16: false)
+            }
+            printError("drumbrain replay: \(result.played.count) hits rendered to \(out)")
+        }
+    }
+
+    /// Writes `text` to `path`, whole. The corresponding C functions are `open` and `write`.
+    static func write(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var copy = text
+        let ok = copy.withUTF8 { utf8 -> Bool in
+            var offset = 0
+            while offset < utf8.count {
+                let n = Glibc.write(fd, utf8.baseAddress! + offset, utf8.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        guard ok else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    }
+}
+
+extension DetectorKind: ExpressibleByArgument {
+    /// `card`, `tvdrums`, `adaptive`, or `default` (the card's, by its old name), as drumpad takes it.
+    public init?(argument: String) { self.init(name: argument) }
+}
