@@ -185,10 +185,15 @@ struct Run: ParsableCommand {
         if welcomed.wait(timeout: .now() + waitForBrain) == .timedOut {
             printError("drumpad: no brain after \(waitForBrain) s; starting anyway (hits drop until one answers)")
         }
+        // With --start-at, a replay's first sample is due at that instant on the monotonic
+        // clock, whenever this process wakes: pads started together stay on one clock to the
+        // microsecond, not to their wake-ups' jitter.
+        var replayOrigin: Int64?
         if let startAt {
             var now = timespec()
             clock_gettime(CLOCK_REALTIME, &now)
             let wait = startAt - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+            if wait >= 0 { replayOrigin = MonotonicClock.nowMicros() + Int64((wait * 1e6).rounded()) }
             if wait < 0 {
                 printError("drumpad: --start-at is \(String(Int(-wait * 1000))) ms past; starting now")
             } else {
@@ -221,7 +226,7 @@ struct Run: ParsableCommand {
         let sourceText: String
         if let replay {
             var source = try PacedReplay(path: replay, axis: axis, unitsPerG: axisOptions.unitsPerG)
-            try source.run { z, padTimeMicros in
+            try source.run(originMicros: replayOrigin) { z, padTimeMicros in
                 let time = Double(padTimeMicros) / 1e6
                 measure(time)
                 if let hit = detector.process(z: z, time: time) { send(hit, sampleTime: time, micros: padTimeMicros) }
@@ -321,8 +326,9 @@ struct PacedReplay {
     }
 
     /// Calls `sample` with each value of the axis and the monotonic µs it is due, sleeping until
-    /// then, and `gap` before a sample that follows a gap.
-    mutating func run(_ sample: (Double, Int64) -> Void, gap: () -> Void) throws {
+    /// then, and `gap` before a sample that follows a gap. The first sample is due at
+    /// `originMicros` (monotonic) when given, else at once.
+    mutating func run(originMicros: Int64? = nil, _ sample: (Double, Int64) -> Void, gap: () -> Void) throws {
         var origin: (t: Double, micros: Int64)?
         var count = 0
         func pace(_ batch: inout SensorBatch) {
@@ -333,7 +339,7 @@ struct PacedReplay {
                     nextGap += 1
                 }
                 let t = batch.time[i]
-                if origin == nil { origin = (t, MonotonicClock.nowMicros()) }
+                if origin == nil { origin = (t, originMicros ?? MonotonicClock.nowMicros()) }
                 let due = origin!.micros + Int64(((t - origin!.t) * 1e6).rounded())
                 MonotonicClock.sleep(untilMicros: due)
                 sample(batch.z[i], due)

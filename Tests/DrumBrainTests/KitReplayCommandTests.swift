@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import TestSupport
+
+/// `drumbrain replay` on a simulated stand (`Tests/Fixtures/stands/kit4-seed101`: four pads on
+/// one stand, 250 Hz, three played, the ride never struck; every strike reaches the other pads
+/// at 3–10 % of its strength). The brain learns the stand from the playing: every strike plays
+/// on its pad, and the idle ride, whose detector fires on 48 of its neighbours' strikes, plays
+/// almost none of them.
+struct KitReplayCommandTests {
+    static let folder = Program.repositoryRoot + "/Tests/Fixtures/stands/kit4-seed101/"
+    static let pads = ["snare", "racktom", "floortom", "ride"]
+
+    /// The hits of `pad` in a hits folder, and the file's header.
+    static func hits(_ dir: String, _ pad: String) -> (header: String, times: [Double], delays: [Double]) {
+        let lines = Program.contents("\(dir)/\(pad).hits.csv").split(separator: "\n").map(String.init)
+        let rows = lines.dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+        return (lines.first ?? "", rows.map { $0[0] }, rows.map { $0[3] })
+    }
+
+    /// The true strikes of `pad` (its labels).
+    static func strikes(_ pad: String) -> [Double] {
+        Program.contents(folder + "\(pad).labels.csv").split(separator: "\n").dropFirst()
+            .compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }
+    }
+
+    func replay(_ extra: [String]) -> (dir: String, stderr: String, status: Int32) {
+        let dir = "/tmp/drumtest-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let run = Program.run("drumbrain", ["replay"] + Self.pads.map { Self.folder + $0 + ".csv" }
+                              + ["--hits-dir", dir, "--detector", "adaptive"] + extra)
+        return (dir, run.stderr, run.status)
+    }
+
+    @Test func theStandIsLearnedAndEveryStrikePlaysOnItsPad() {
+        let run = replay([])
+        #expect(run.status == 0, "\(run.stderr)")
+        var found = 0, total = 0
+        for pad in Self.pads {
+            let played = Self.hits(run.dir, pad)
+            #expect(played.header == "t,velocity,strength,delay_ms")
+            let strikes = Self.strikes(pad)
+            total += strikes.count
+            found += strikes.filter { s in played.times.contains { abs($0 - s) <= 0.010 } }.count
+            // Held only for crosstalk that may be explained: at most one 250 Hz period + 1 ms.
+            #expect(played.delays.allSatisfy { $0 >= 0 && $0 <= 5.0 }, "\(pad): \(played.delays)")
+        }
+        #expect(total == 78 && found == total, "\(found) of \(total) strikes played")
+        let ride = Self.hits(run.dir, "ride").times.count
+        #expect(ride <= 8, "the idle ride played \(ride) hits")
+        #expect(run.stderr.contains("share a stand"), "\(run.stderr)")
+        #expect(run.stderr.contains("pad ride: \(ride) played"), "\(run.stderr)")
+    }
+
+    /// The same logs with a crosstalk group of drums the kit lacks (so nothing is cancelled):
+    /// the ride then plays every hit its detector fired, which shows what the learning removes.
+    @Test func withoutTheLearnedStandsTheIdlePadPlaysItsNeighboursCrosstalk() {
+        let run = replay(["--crosstalk-group", "gong,cowbell"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.hits(run.dir, "ride").times.count >= 40)
+    }
+
+    @Test func badInputIsAClearError() {
+        let missing = Program.run("drumbrain", ["replay", "/nonexistent/pad.csv"])
+        #expect(missing.status != 0 && missing.stderr.contains("/nonexistent/pad.csv"), "\(missing.stderr)")
+        let twice = Program.run("drumbrain", ["replay", Self.folder + "snare.csv", "/tmp/snare.csv"])
+        #expect(twice.status != 0 && twice.stderr.contains("same name"), "\(twice.stderr)")
+    }
+}

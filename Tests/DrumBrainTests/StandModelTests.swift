@@ -1,0 +1,98 @@
+import BrainCore
+import Synchronization
+import Testing
+
+/// The learned stands (`StandModel`, `StandCrosstalk`): crosstalk cancelled with no
+/// configuration, strikes played, pads on different stands left alone.
+struct StandModelTests {
+    /// A hit for `StandCrosstalk.decide`: pad, strike time (ms), strength (g); it arrives when struck.
+    static func decide(_ stands: StandCrosstalk, _ pad: String, _ ms: Double, _ strength: Double, id: UInt32,
+                       arrivalMs: Double? = nil) -> StandCrosstalk.Decision {
+        stands.decide(padKey: pad, rateHz: 250, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64((arrivalMs ?? ms) * 1000),
+                      strength: strength, id: id)
+    }
+
+    /// A stand of two pads: every strike on `a` reaches `b` at 8 % of its strength, 1 ms later.
+    /// `b` is never struck: from the first strike on, none of its hits plays, and the coupling
+    /// it learned is about 8 %.
+    @Test func anIdlePadsCrosstalkNeverPlaysAndItsCouplingIsLearned() {
+        let found = Mutex<[String]>([])
+        let stands = StandCrosstalk { source, receiver, _ in found.withLock { $0.append("\(source)→\(receiver)") } }
+        var id: UInt32 = 0
+        var played = 0
+        for k in 0..<60 {
+            let t = Double(k) * 250
+            let strength = 2.0 + Double(k % 5) * 0.4
+            id += 1
+            #expect(Self.decide(stands, "a", t, strength, id: id) != .crosstalk, "strike \(k) on a")
+            id += 1
+            if Self.decide(stands, "b", t + 1, strength * 0.08, id: id) != .crosstalk { played += 1 }
+        }
+        #expect(played == 0)
+        let coupling = stands.model.couplings.first { $0.source == "a" && $0.receiver == "b" }
+        #expect(coupling != nil && abs(coupling!.coupling - 0.08) < 0.03, "\(stands.model.couplings)")
+        #expect(found.withLock { $0.contains("a→b") })
+    }
+
+    /// Two stands: c's strikes never reach d. Once c has struck a few times with d silent, a
+    /// soft note on d played with a loud strike on c (a unison, 2 ms apart) plays, though it is
+    /// weaker than the prior would allow.
+    @Test func padsOnDifferentStandsDoNotCancelEachOther() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        for k in 0..<8 {
+            id += 1
+            _ = Self.decide(stands, "c", Double(k) * 300, 3.0, id: id)
+        }
+        id += 1
+        _ = Self.decide(stands, "d", 3000, 1.5, id: id)  // d's own strike: its softest hit so far
+        id += 1
+        _ = Self.decide(stands, "c", 3600, 3.0, id: id)
+        id += 1
+        #expect(Self.decide(stands, "d", 3602, 0.6, id: id) != .crosstalk)
+        #expect(stands.model.couplings.isEmpty)
+    }
+
+    /// A flam's grace note comes before its main stroke, 20 ms ahead on a coupled neighbour:
+    /// crosstalk cannot come before its cause, so it plays.
+    @Test func aFlamsGraceNoteBeforeTheMainStrokePlays() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        for k in 0..<30 {  // learn a → b at 6 %
+            let t = Double(k) * 250
+            id += 1
+            _ = Self.decide(stands, "a", t, 3, id: id)
+            id += 1
+            _ = Self.decide(stands, "b", t + 1, 0.18, id: id)
+        }
+        id += 1
+        #expect(Self.decide(stands, "b", 10_000, 0.25, id: id) != .crosstalk)  // the grace note
+        id += 1
+        #expect(Self.decide(stands, "a", 10_020, 3.5, id: id) != .crosstalk)   // the main stroke
+    }
+
+    /// Crosstalk that arrives before the strike that caused it (a slower detector on the struck
+    /// pad) waits at most one sensor period + 1 ms, and the strike, arriving in time, takes it back.
+    @Test func crosstalkArrivingFirstWaitsAndIsTakenBack() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        for k in 0..<30 {
+            let t = Double(k) * 250
+            id += 1
+            _ = Self.decide(stands, "a", t, 3, id: id)
+            id += 1
+            _ = Self.decide(stands, "b", t + 1, 0.24, id: id)
+        }
+        id += 1
+        let early = id
+        guard case .play(let hold, _) = Self.decide(stands, "b", 10_001, 0.24, id: early, arrivalMs: 10_009) else {
+            Issue.record("crosstalk arriving first was not held")
+            return
+        }
+        #expect(hold > 0 && hold <= 4_000 + 1_000)
+        id += 1
+        let strike = Self.decide(stands, "a", 10_000, 3, id: id, arrivalMs: 10_012)
+        #expect(strike == .play(holdMicros: 0, takeBack: [early]))
+        #expect(stands.counts.takenBack == 1)
+    }
+}
