@@ -9,14 +9,25 @@ extension VelocityCurve.Shape: ExpressibleByArgument {}
 
 /// The detector options `replay` and `run` share.
 struct DetectorOptions: ParsableArguments {
-    @Option(help: "Fire above this: squared delta in g² (default detector) or |Δz| in g (tvdrums).")
-    var threshold: Double = 0.4
+    @Option(name: .customLong("threshold"),
+            help: "Fire above this: squared delta in g² (card, default 0.4) or |Δz| in g (tvdrums); given alone, it picks the card's detector.")
+    var thresholdChoice: Double?
 
-    @Option(help: "Samples after a hit that cannot fire (default: 10, tvdrums 8).")
+    /// The threshold of the card's and tvdrums' detectors: given, or 0.4.
+    var threshold: Double { thresholdChoice ?? 0.4 }
+
+    @Option(help: "Samples after a hit that cannot fire (card 10, tvdrums 8); given alone, it picks the card's detector.")
     var refractory: Int?
 
-    @Option(help: "Detector: card (the card's squared delta, threshold 0.4, refractory 10 samples; also called default), tvdrums (the original app's), or adaptive (noise floor, peak scan, mask in ms; needs no --threshold or --refractory).")
-    var detector: DetectorKind = .padDefault
+    @Option(name: .customLong("detector"),
+            help: "Detector: adaptive (the default: noise floor, peak scan, mask in ms; measured best on played stands, docs/detection.md), card (the card's squared delta, threshold 0.4, refractory 10 samples; also called default), or tvdrums (the original app's).")
+    var detectorChoice: DetectorKind?
+
+    /// The detector in force: as chosen; else the card's when its --threshold or --refractory is
+    /// given; else the pads' default (adaptive).
+    var detector: DetectorKind {
+        detectorChoice ?? (thresholdChoice != nil || refractory != nil ? .card : .padDefault)
+    }
 
     @Option(help: "Adaptive detector: ms after a strike in which nothing fires (its ringing).")
     var maskMs: Double?
@@ -24,14 +35,14 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Velocity of a hit just over the threshold, 0...1.")
     var velocityFloor: Double = 0.1
 
-    @Option(help: "Strength in g that gives velocity 1: the jump |Δz| (default detector, tvdrums; default 2.0), or for adaptive how far z went from its level before the strike (default 3.0, and 8.0 for sensors of 500 Hz and more, whose samples see a strike's shock nearly whole).")
+    @Option(help: "Strength in g that gives velocity 1: the jump |Δz| (card, tvdrums; default 2.0), or for adaptive how far z went from its level before the strike (default 3.0, and 8.0 for sensors of 500 Hz and more, whose samples see a strike's shock nearly whole).")
     var velocityFullScale: Double?
 
     @Option(help: "Adaptive detector: the least trigger |h'| (z high-passed twice) in g that fires, however quiet the sensor (default 0.11).")
     var minimumG: Double?
 
     func validate() throws {
-        guard threshold >= 0, threshold.isFinite else {
+        guard threshold >= 0, threshold.isFinite else {  // (the given one; 0.4 passes)
             throw ValidationError("--threshold must be a number ≥ 0, such as 0.4")
         }
         if let refractory, refractory < 0 {
@@ -84,11 +95,11 @@ struct DetectorOptions: ParsableArguments {
         }
     }
 
-    /// `default detector (threshold 0.4 g², refractory 10 samples)`.
+    /// `card detector (threshold 0.4 g², refractory 10 samples)`.
     var text: String {
         switch detector {
         case .card:
-            return "default detector (threshold \(threshold) g², refractory \(refractorySamples) samples)"
+            return "card detector (threshold \(threshold) g², refractory \(refractorySamples) samples)"
         case .tvdrums:
             return "tvdrums detector (threshold \(threshold) g, blocked \(refractorySamples) samples)"
         case .adaptive:

@@ -9,7 +9,7 @@ struct Replay: ParsableCommand {
         discussion: """
             Hits go to standard output as CSV (index,t,strength,velocity): index is the 0-based \
             data row that fired, t its time, strength the detector's value that fired (the \
-            squared delta in g² for the default detector, |Δz| in g for tvdrums, and for adaptive \
+            squared delta in g² for the card's detector, |Δz| in g for tvdrums, and for adaptive \
             how far z went in g from its level before the strike's onset, through the scan). \
             A summary goes \
             to standard error.
@@ -251,6 +251,10 @@ struct Replay: ParsableCommand {
         }
     }
 
+    /// The detector a sweep runs: as chosen, else the card's, whose threshold and refractory
+    /// the grid is made of.
+    var sweepDetector: DetectorKind { options.detectorChoice ?? .card }
+
     /// Reads the whole log, then runs every cell of the grid over it.
     func runSweep(labelTimes: [Double]?) throws {
         var files = try FileChunks(path: log)
@@ -290,7 +294,7 @@ struct Replay: ParsableCommand {
         let tolerance = toleranceMs.map { $0 / 1000 } ?? HitScore.defaultTolerance(sampleRate: summary.rate)
         let cellCount = grid.thresholds.count * grid.refractories.count
         var progress = ProgressBar(label: "sweep", worthShowing: batch.count * cellCount > 50_000_000)
-        let cells = Sweep.run(options.detector, grid: grid, over: batch, velocity: options.velocity,
+        let cells = Sweep.run(sweepDetector, grid: grid, over: batch, velocity: options.velocity,
                               labelTimes: scoringLabels, tolerance: tolerance) { done in
             progress.update(done: done, total: cellCount, detail: "\(done)/\(cellCount) settings")
         }
@@ -313,12 +317,12 @@ struct Replay: ParsableCommand {
             }
         }
         try out.flush()
-        printError("drumpad replay --sweep: \(summary.text); \(options.detector.rawValue) detector, "
+        printError("drumpad replay --sweep: \(summary.text); \(sweepDetector.rawValue) detector, "
                    + "\(grid.thresholds.count) thresholds × \(grid.refractories.count) refractories")
         if let best = Sweep.best(of: cells), let score = best.score {
             printError("best: --threshold \(best.threshold) --refractory \(best.refractory): "
                        + Self.text(score))
-            printError("try: drumpad replay \(log) --detector \(options.detector.rawValue) "
+            printError("try: drumpad replay \(log) --detector \(sweepDetector.rawValue) "
                        + "--threshold \(best.threshold) --refractory \(best.refractory)")
         } else {
             printError("no labels (give --labels FILE or log a hit column), so no best setting: "

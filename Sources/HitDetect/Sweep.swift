@@ -8,8 +8,9 @@ public enum DetectorKind: String, CaseIterable, Sendable {
     /// The adaptive detector: noise floor, peak scan, mask time, decaying re-arm.
     case adaptive
 
-    /// The detector `drumpad run` uses when not told, and so `drumbrain replay` too.
-    public static let padDefault: DetectorKind = .card
+    /// The detector every command uses when not told (`drumpad run` and `replay`, `drumbrain
+    /// replay`): the adaptive one, which measured best on played stands (docs/detection.md).
+    public static let padDefault: DetectorKind = .adaptive
 
     /// The detector named `name` on a command line: its name, or `default` for the card's.
     public init?(name: String) {

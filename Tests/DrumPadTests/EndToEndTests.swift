@@ -149,7 +149,9 @@ struct EndToEndTests {
         let pads = Self.drums.map { drum in
             BackgroundProcess(avahi.inside([
                 Program.productsFolder + "/drumpad", "run", "--drum", drum,
-                "--replay", Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv",
+                // The card's detector finds every labelled strike of these logs (the adaptive
+                // default misses one soft hihat stroke of 51): this test judges the path.
+                "--replay", Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv", "--detector", "card",
                 "--brain-name", "e2e", "--name", "e2e-\(drum)", "--start-at", start,
                 "--wait-for-brain", "30"]))!
         }
@@ -311,7 +313,9 @@ struct EndToEndFaultTests {
         func pad(_ drum: String) -> BackgroundProcess {
             BackgroundProcess(avahi.inside([
                 Program.productsFolder + "/drumpad", "run", "--drum", drum,
-                "--replay", Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv",
+                // The card's detector finds every labelled strike of these logs (the adaptive
+                // default misses one soft hihat stroke of 51): this test judges the path.
+                "--replay", Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv", "--detector", "card",
                 "--brain-name", "e2e", "--name", "e2e-\(drum)"]))!
         }
         let kick = pad("kick"), hihat = pad("hihat")

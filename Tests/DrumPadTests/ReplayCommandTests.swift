@@ -24,7 +24,7 @@ struct ReplayCommandTests {
     }
 
     @Test func findsEveryLabelledStrikeInTheBundledLog() throws {
-        let run = Program.run("drumpad", ["replay", Self.sample])
+        let run = Program.run("drumpad", ["replay", Self.sample, "--detector", "card"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.first == "index,t,strength,velocity")
@@ -68,7 +68,7 @@ struct ReplayCommandTests {
         #expect(strict.stderr.contains(": 0 hits"))
         let loose = Program.run("drumpad", ["replay", Self.sample, "--threshold", "0.01",
                                             "--refractory", "0"])
-        let normal = Program.run("drumpad", ["replay", Self.sample])
+        let normal = Program.run("drumpad", ["replay", Self.sample, "--detector", "card"])
         #expect(Self.hitRows(loose.stdout).count > Self.hitRows(normal.stdout).count)
         #expect(loose.stderr.contains("false hits"))
     }
@@ -82,7 +82,7 @@ struct ReplayCommandTests {
 
     @Test func badRowStopsWithFileAndLineAfterWritingEarlierHits() {
         let path = Program.temporaryFile("# log\nt,z\n0,1\n0.004,3\n0.008,3\n0.012,x1\n0.016,5\n")
-        let run = Program.run("drumpad", ["replay", path])
+        let run = Program.run("drumpad", ["replay", path, "--detector", "card"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("\(path):6: column \"z\": \"x1\" is not a number"))
         #expect(Self.hitRows(run.stdout).map { $0[0] } == ["1"])

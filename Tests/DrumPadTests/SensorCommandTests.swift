@@ -144,7 +144,8 @@ struct SensorCommandTests {
         let pad = try #require(BackgroundProcess([
             "env", "DRUMPAD_SYSFS_ROOT=\(tree.root)/sys", "DRUMPAD_DEV_ROOT=\(tree.root)/dev",
             Program.productsFolder + "/drumpad", "run", "--drum", "snare", "--device", "iio:device0",
-            "--brain", "127.0.0.1:\(port)", "--name", "iio-pad"]))
+            // The card's detector: the made-up jolts are one sample tall, this test is about reading.
+            "--brain", "127.0.0.1:\(port)", "--name", "iio-pad", "--detector", "card"]))
         #expect(pad.waitForOutput("reading \(tree.root)/\(Self.adxl) \"adxl345\""))
 
         // Strikes into the buffer node: rest at 1 g, a 3 g jolt every 100 ms (400 Hz records).

@@ -126,6 +126,9 @@ public final class TimingAttempt: Sendable {
     public func timing(_ condition: Bool, _ message: @autoclosure () -> String,
                        sourceLocation: SourceLocation = #_sourceLocation) {
         if condition { return }
+        // A stall that just ended may not be recorded yet: the probe's thread notes it when it
+        // next runs, which a loaded machine can put off. Give it that chance (up to 50 ms).
+        for _ in 0..<50 where !machineStalled { usleep(1000) }
         if machineStalled {
             unjudged.withLock { $0 += 1 }
             print("timing not judged, the machine stalled (worst wake-up \(probe.worstMillis) ms late): \(message())")

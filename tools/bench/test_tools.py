@@ -250,7 +250,7 @@ def test_pandas_replay_matches_drumpad(tmp_path):
         pytest.fail("no drumpad built: run `swift build` first (scripts/test does)")
     drumpad = built[0]
     out = generate(tmp_path, "--rows", "20000", "--seed", "4", "--hit-column")
-    result = subprocess.run([drumpad, "replay", str(out)], capture_output=True, text=True)
+    result = subprocess.run([drumpad, "replay", "--detector", "card", str(out)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     theirs = [r[:2] for r in csv.reader(io.StringIO(result.stdout))][1:]
     assert theirs == [h[:2] for h in run_pandas_replay(out)]
