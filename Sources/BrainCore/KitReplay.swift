@@ -66,8 +66,26 @@ public struct KitReplay {
         public var delayMs: Double
     }
 
+    /// One hit as the brain decided it, in the order it arrived.
+    public struct Decision: Sendable {
+        /// The pad's index in the input.
+        public var pad: Int
+        /// Strike time and arrival, seconds.
+        public var time: Double
+        /// When it reached the brain, seconds.
+        public var arrival: Double
+        /// The detector's deviation, g.
+        public var strength: Double
+        /// `played`, `held`, `crosstalk` or `taken_back`.
+        public var outcome: String
+        /// How long it was held, ms.
+        public var holdMs: Double
+    }
+
     /// What the replay gives.
     public struct Result: Sendable {
+        /// Every hit in the order the brain received it, with what became of it.
+        public var decisions: [Decision]
         /// The hits played, in strike order.
         public var played: [Played]
         /// Per pad: hits cancelled as crosstalk on arrival, and taken back while they waited.
@@ -144,7 +162,19 @@ public struct KitReplay {
                                  delayMs: Double(result.holdMicros) / 1000))
         }
         played.sort { ($0.time, $0.pad) < ($1.time, $1.pad) }
-        return Result(played: played, cancelled: cancelled, takenBack: takenBack,
+        let decisions = routed.map { p, h, result -> Decision in
+            let hit = pads[p].hits[h]
+            var outcome = result.holdMicros > 0 ? "held" : "played"
+            switch result.disposition {
+            case .crosstalk: outcome = "crosstalk"
+            case .queued(let number): if recorder.takenBack.contains(number) { outcome = "taken_back" }
+            case .unknownDrum: outcome = "unknown_drum"
+            case .queueFull: outcome = "dropped"
+            }
+            return Decision(pad: p, time: hit.time, arrival: hit.arrival, strength: hit.strength, outcome: outcome,
+                            holdMs: Double(result.holdMicros) / 1000)
+        }
+        return Result(decisions: decisions, played: played, cancelled: cancelled, takenBack: takenBack,
                       couplings: stands?.model.couplings ?? [])
     }
 

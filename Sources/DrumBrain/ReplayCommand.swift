@@ -40,6 +40,9 @@ struct KitReplayCommand: ParsableCommand {
     @Option(help: "Render the played hits to this WAV file (48 kHz stereo float).")
     var out: String?
 
+    @Option(help: "Write every hit, in the order the brain received it, with what became of it (pad,t,arrival,strength,outcome,hold_ms) to this CSV.")
+    var decisions: String?
+
     @Option(help: "The kit (default: the bundled kit); its drums are the ones that play.")
     var kit: String?
 
@@ -117,6 +120,15 @@ struct KitReplayCommand: ParsableCommand {
                 }
                 try Self.write(text, to: "\(hitsDir)/\(pad.name).hits.csv")
             }
+        }
+        if let decisions {
+            var text = "pad,t,arrival,strength,outcome,hold_ms\n"
+            for d in result.decisions {
+                text += pads[d.pad].name + "," + DecimalFormatting.string(d.time, decimals: 6) + ","
+                    + DecimalFormatting.string(d.arrival, decimals: 6) + "," + DecimalFormatting.string(d.strength, decimals: 4)
+                    + "," + d.outcome + "," + DecimalFormatting.string(d.holdMs, decimals: 3) + "\n"
+            }
+            try Self.write(text, to: decisions)
         }
         if let out {
             let timed = result.played.map { TimedHit(time: $0.time, drum: pads[$0.pad].drum, velocity: Float($0.velocity)) }

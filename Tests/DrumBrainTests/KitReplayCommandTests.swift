@@ -8,7 +8,7 @@ import TestSupport
 /// one stand, 250 Hz, three played, the ride never struck; every strike reaches the other pads
 /// at 3–10 % of its strength). The brain learns the stand from the playing: every strike plays
 /// on its pad, and the idle ride, whose detector fires on 48 of its neighbours' strikes, plays
-/// almost none of them.
+/// none of them (2 at most allowed).
 struct KitReplayCommandTests {
     static let folder = Program.repositoryRoot + "/Tests/Fixtures/stands/kit4-seed101/"
     static let pads = ["snare", "racktom", "floortom", "ride"]
@@ -48,7 +48,7 @@ struct KitReplayCommandTests {
         }
         #expect(total == 78 && found == total, "\(found) of \(total) strikes played")
         let ride = Self.hits(run.dir, "ride").times.count
-        #expect(ride <= 8, "the idle ride played \(ride) hits")
+        #expect(ride <= 2, "the idle ride played \(ride) hits")
         #expect(run.stderr.contains("share a stand"), "\(run.stderr)")
         #expect(run.stderr.contains("pad ride: \(ride) played"), "\(run.stderr)")
     }
