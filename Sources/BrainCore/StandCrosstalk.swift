@@ -42,7 +42,7 @@ public final class StandCrosstalk: Sendable {
                        strength: Double, id: UInt32) -> Decision {
         var found: [(String, String, Double)] = []
         let decision: Decision = state.withLock { s in
-            let pad = s.model.pad(padKey, rateHz: rateHz)
+            guard let pad = s.model.pad(padKey, rateHz: rateHz) else { return .play(holdMicros: 0, takeBack: []) }
             s.waiting.removeAll { $0.untilMicros < arrivalMicros }
             let explained = s.model.explainingHit(receiver: pad, strikeMicros: strikeMicros, strength: strength)
             let takeBack = explained == nil

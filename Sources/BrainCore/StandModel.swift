@@ -113,12 +113,19 @@ public struct StandModel: Sendable {
         self.configuration = configuration
     }
 
-    /// The pad number for `key`, made on first sight; `rateHz` (when known) sets its period.
-    public mutating func pad(_ key: String, rateHz: Double? = nil) -> Int {
+    /// The most pads the model judges: a kit's worth. Each hit's evidence is weighed against
+    /// every other pad, so a brain playing hundreds of pads (a load test) judges the first
+    /// `maxPads` and lets the rest play undecided, rather than spend the network thread on it.
+    public static let maxPads = 32
+
+    /// The pad number for `key`, made on first sight (nil once `maxPads` are known); `rateHz`
+    /// (when known) sets its period.
+    public mutating func pad(_ key: String, rateHz: Double? = nil) -> Int? {
         let number: Int
         if let known = padIndex[key] {
             number = known
         } else {
+            guard padKeys.count < Self.maxPads else { return nil }
             number = padKeys.count
             padKeys.append(key)
             padIndex[key] = number

@@ -95,4 +95,14 @@ struct StandModelTests {
         #expect(strike == .play(holdMicros: 0, takeBack: [early]))
         #expect(stands.counts.takenBack == 1)
     }
+
+    /// A brain playing hundreds of pads judges a kit's worth and lets the rest play at once.
+    @Test func padsBeyondAKitsWorthPlayUndecided() {
+        let stands = StandCrosstalk()
+        for k in 0..<StandModel.maxPads { _ = Self.decide(stands, "pad-\(k)", Double(k), 3, id: UInt32(k + 1)) }
+        // A weak hit right after a loud one: crosstalk for a judged pad, played for one beyond.
+        #expect(Self.decide(stands, "pad-0", 40, 3, id: 100) != .crosstalk)
+        #expect(Self.decide(stands, "pad-1", 41, 0.05, id: 101) == .crosstalk)
+        #expect(Self.decide(stands, "pad-extra", 41, 0.05, id: 102) == .play(holdMicros: 0, takeBack: []))
+    }
 }
