@@ -127,6 +127,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     public mutating func markGap() {
         state = .priming
         recentCount = 0
+        // After a gap the times may start again from anywhere (a sensor unplugged and back has a
+        // new clock): a last peak dated later than the next samples would hold the re-arm level
+        // up for as long (exp of a negative age), and nothing would fire.
+        lastPeakTime = -.infinity
+        lastPeak = 0
     }
 
     /// The noise floor now, in g of |h| (for calibration and tests).
@@ -135,6 +140,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     public mutating func process(z: Double, time: Double) -> Hit? {
         let index = sampleCount
         sampleCount += 1
+        if time < lastPeakTime {  // times went back without a gap: as after one
+            lastPeakTime = -.infinity
+            lastPeak = 0
+        }
         if case .priming = state {
             shock.prime(z)
             recentZ = (z, z, z, z)

@@ -197,6 +197,26 @@ struct AdaptiveDetectorTests {
         // The sensor comes back tilted: a different resting value is not a strike.
         for i in 500..<1000 { #expect(adaptive.process(z: 0.2, time: Double(i) / 250) == nil) }
     }
+    /// A sensor unplugged and plugged back comes with a new clock, which can start before the
+    /// old one's last strike: after the gap, strikes fire again at once. (Before, the last peak
+    /// dated in the "future" held the re-arm level up, and a pad that came back was deaf: the
+    /// real-kernel test's second playback, 13 strikes, gave no hit.)
+    @Test func strikesFireAfterAGapThatRestartsTheClock() {
+        var adaptive = AdaptiveDetector()
+        let strikes = [(time: 1.0, amplitude: 3.0), (time: 2.0, amplitude: 2.0), (time: 3.0, amplitude: 2.5)]
+        let before = Self.signal(rate: 250, seconds: 4, strikes: strikes)
+        #expect(Self.hits(&adaptive, before).count == 3)
+        adaptive.markGap()
+        // The new clock starts 20 s earlier than the old one ended.
+        let again = Self.signal(rate: 250, seconds: 4, strikes: strikes)
+        let shifted = (z: again.z, t: again.t.map { $0 - 20 })
+        #expect(Self.hits(&adaptive, shifted).count == 3)
+        // And times that go back without a gap being said behave as after one.
+        var quiet = AdaptiveDetector()
+        _ = Self.hits(&quiet, before)
+        #expect(Self.hits(&quiet, shifted).count >= 2)
+    }
+
     /// A pad on a loose mount rings at 25 Hz, louder than its shock and for longer than the
     /// 45 ms mask: the ring's peaks after the scan are held as the re-arm reference, so the
     /// ringing never fires again.
