@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HitDetect
 
 /// A pad's sensor log through the detection a pad runs at its defaults, for `drumbrain replay`:
@@ -29,7 +26,8 @@ public enum PadLogDetection {
 
     /// Reads `path` (a sensor log CSV) and runs `kind`'s detector at its defaults over its z axis.
     public static func detect(path: String, kind: DetectorKind) throws -> Detected {
-        let bytes = try readAll(path)
+        let bytes: [UInt8]
+        do { bytes = try TextFile.readBytes(path) } catch { throw Failure(description: error.description) }
         var reader = SensorLogReader(fileName: path, options: .init(readXY: false))
         var batch = SensorBatch()
         do {
@@ -65,24 +63,5 @@ public enum PadLogDetection {
             for i in 0..<batch.count { if let r = meter.add(time: batch.time[i]) { rate = r; break } }
         }
         return Detected(hits: hits, rateHz: rate, drum: reader.metadataValue("drum"), samples: batch.count)
-    }
-
-    /// The whole file. The corresponding C functions are `open` and `read`.
-    static func readAll(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Failure(description: "\(path): \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[..<n])
-        }
-        return bytes
     }
 }

@@ -278,6 +278,20 @@ public struct StandModel: Sendable {
         return found
     }
 
+    /// Puts back a pair's evidence from a state file; a pair that was coupled is not announced
+    /// again.
+    mutating func restore(_ key: PairKey, estimate: Double?, responses: Double, responseRate: Double, upper: Double,
+                          lagMicros: Double) {
+        var pair = Pair(prior: configuration.priorCoupling)
+        pair.estimate = estimate
+        pair.responses = responses
+        pair.responseRate = responseRate
+        pair.upper = upper
+        pair.lagMicros = lagMicros
+        pairs[key] = pair
+        if coupling(key).coupled { announced.insert(key) }
+    }
+
     /// The coupled pairs now, for the brain to show: (source key, receiver key, coupling, lag µs).
     public var couplings: [(source: String, receiver: String, coupling: Double, lagMicros: Double)] {
         pairs.keys.sorted { ($0.source, $0.receiver) < ($1.source, $1.receiver) }.compactMap { key in

@@ -55,6 +55,9 @@ struct KitReplayCommand: ParsableCommand {
     @Option(help: "As drumbrain's: a jitter buffer in ms.")
     var jitterBufferMs: Double = 0
 
+    @Option(help: ArgumentHelp("Start from the stands kept in FILE (as drumbrain --stand-state), and keep what this replay learned there; without it a replay starts from nothing and keeps nothing.", valueName: "FILE"))
+    var standState: String?
+
     func validate() throws {
         guard !logs.isEmpty else { throw ValidationError("give one or more pads' logs, such as stand/*.csv") }
         guard (0...200).contains(jitterBufferMs) else { throw ValidationError("--jitter-buffer-ms must be 0…200, such as 5") }
@@ -94,8 +97,9 @@ struct KitReplayCommand: ParsableCommand {
             pads.append(.init(name: stem, drum: drum, rateHz: found.rateHz, hits: found.hits))
         }
         let groups = crosstalkGroup.map { $0.split(separator: ",").map(String.init) }
+        let stands = StandCrosstalk(model: Serve.loadStands(standState))
         let result = KitReplay.run(pads, drums: loadedKit.drums.map(\.name),
-                                   stands: groups.isEmpty ? StandCrosstalk() : nil,
+                                   stands: groups.isEmpty ? stands : nil,
                                    groups: groups.isEmpty ? nil : CrosstalkGroups(groups, .init(hold: jitterBufferMs / 1000)),
                                    jitterMicros: Int64(jitterBufferMs * 1000))
         for coupling in result.couplings {
@@ -111,15 +115,17 @@ struct KitReplayCommand: ParsableCommand {
                        + (held.isEmpty ? "" : ", \(held.count) held up to \(DecimalFormatting.string(held.map(\.delayMs).max() ?? 0, decimals: 1)) ms"))
         }
         if let hitsDir {
-            mkdir(hitsDir, 0o755)  // an existing folder is fine; a failure shows when writing
             for (p, pad) in pads.enumerated() {
                 var text = "t,velocity,strength,delay_ms\n"
                 for hit in result.played where hit.pad == p {
                     text += DecimalFormatting.string(hit.time, decimals: 6) + "," + DecimalFormatting.string(hit.velocity, decimals: 4)
                         + "," + DecimalFormatting.string(hit.strength, decimals: 4) + "," + DecimalFormatting.string(hit.delayMs, decimals: 3) + "\n"
                 }
-                try Self.write(text, to: "\(hitsDir)/\(pad.name).hits.csv")
+                try TextFile.write(text, to: "\(hitsDir)/\(pad.name).hits.csv")
             }
+        }
+        if let standState, groups.isEmpty {
+            try TextFile.write(stands.model.stateText, to: standState)
         }
         if let decisions {
             var text = "pad,t,arrival,strength,outcome,hold_ms\n"
@@ -128,7 +134,7 @@ struct KitReplayCommand: ParsableCommand {
                     + DecimalFormatting.string(d.arrival, decimals: 6) + "," + DecimalFormatting.string(d.strength, decimals: 4)
                     + "," + d.outcome + "," + DecimalFormatting.string(d.holdMs, decimals: 3) + "\n"
             }
-            try Self.write(text, to: decisions)
+            try TextFile.write(text, to: decisions)
         }
         if let out {
             let timed = result.played.map { TimedHit(time: $0.time, drum: pads[$0.pad].drum, velocity: Float($0.velocity)) }
@@ -138,24 +144,6 @@ struct KitReplayCommand: ParsableCommand {
             }
             printError("drumbrain replay: \(result.played.count) hits rendered to \(out)")
         }
-    }
-
-    /// Writes `text` to `path`, whole. The corresponding C functions are `open` and `write`.
-    static func write(_ text: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var copy = text
-        let ok = copy.withUTF8 { utf8 -> Bool in
-            var offset = 0
-            while offset < utf8.count {
-                let n = Glibc.write(fd, utf8.baseAddress! + offset, utf8.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
-        guard ok else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
     }
 }
 

@@ -4,6 +4,9 @@ import BrainCore
 import DrumAudio
 import DrumNet
 import HitDetect
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Serve {
     /// The pairing key of `--key-file`, after saying what it means; never prints the key.
@@ -78,3 +81,30 @@ extension Serve {
         }
     }
 }
+
+extension Serve {
+    /// `$XDG_STATE_HOME/drumtrigger/stands`, or `~/.local/state/drumtrigger/stands`; nil
+    /// without either variable.
+    static var defaultStandState: String? {
+        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+            return state + "/drumtrigger/stands"
+        }
+        return getenv("HOME").map { String(cString: $0) + "/.local/state/drumtrigger/stands" }
+    }
+
+    /// The stands kept at `path` (nothing learned when there is no such file), said in a line.
+    static func loadStands(_ path: String?) -> StandModel {
+        guard let path, access(path, F_OK) == 0 else { return StandModel() }
+        do {
+            let bytes = try TextFile.readBytes(path)
+            let (model, skipped) = StandModel.restoring(String(decoding: bytes, as: UTF8.self))
+            printError("drumbrain: stands from \(path): \(model.couplings.count) pairs of pads coupled"
+                       + (skipped > 0 ? " (\(skipped) lines not understood, skipped)" : ""))
+            return model
+        } catch {
+            printError("drumbrain: stands not read, learning afresh: \(error)")
+            return StandModel()
+        }
+    }
+}
+

@@ -99,6 +99,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "With --crosstalk-group: a hit is crosstalk when its velocity is at most this × the louder hit's.")
     var crosstalkRatio: Double = CrosstalkCanceller.Configuration().ratio
 
+    @Option(help: ArgumentHelp("Where the stands the brain learns are kept across restarts (default: $XDG_STATE_HOME/drumtrigger/stands, or ~/.local/state/drumtrigger/stands; none: start from nothing and keep nothing).", valueName: "FILE"))
+    var standState: String?
+
     @Flag(help: "Print no line per hit.")
     var quiet = false
 
@@ -181,7 +184,9 @@ struct Serve: AsyncParsableCommand {
         }
         // Without --crosstalk-group the brain learns its stands from the playing (pads that send
         // their hits' strength, protocol 2), and says each stand it finds.
-        let stands = crosstalk == nil ? StandCrosstalk(onStandFound: { source, receiver, coupling in
+        let statePath = standState == "none" ? nil : (standState ?? Self.defaultStandState)
+        let learned = crosstalk == nil ? Self.loadStands(statePath) : StandModel()
+        let stands = crosstalk == nil ? StandCrosstalk(model: learned, onStandFound: { source, receiver, coupling in
             printError("drumbrain: pads \"\(WireText.printable(source, prose: true))\" and \"\(WireText.printable(receiver, prose: true))\" "
                        + "share a stand (\(WireText.printable(receiver, prose: true)) feels about "
                        + "\(DecimalFormatting.string(coupling * 100, decimals: 0)) % of the other's strikes); its crosstalk is cancelled")
@@ -278,6 +283,13 @@ struct Serve: AsyncParsableCommand {
         }
         engine.stop()
         printSummary(engine.status, router: router, pads: totals)
+        if let stands, let statePath, !stands.model.pairs.isEmpty {
+            do {
+                try TextFile.write(stands.model.stateText, to: statePath)
+            } catch {
+                printError("drumbrain: the stands learned were not kept: \(error)")
+            }
+        }
     }
 
     /// Publishes the brain through Avahi, saying what happens; nil where Avahi cannot be used.

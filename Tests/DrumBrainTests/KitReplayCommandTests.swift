@@ -67,4 +67,28 @@ struct KitReplayCommandTests {
         let twice = Program.run("drumbrain", ["replay", Self.folder + "snare.csv", "/tmp/snare.csv"])
         #expect(twice.status != 0 && twice.stderr.contains("same name"), "\(twice.stderr)")
     }
+
+    /// What a replay learned is kept with --stand-state and read back by the next replay and by
+    /// a live brain, which lists it at its end and keeps it again.
+    @Test func theStandsLearnedAreKeptAndReadBack() throws {
+        let state = "/tmp/drumtest-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))/stands"
+        let first = replay(["--stand-state", state])
+        #expect(first.status == 0, "\(first.stderr)")
+        let kept = Program.contents(state)
+        #expect(kept.hasPrefix("# drumbrain stands v1\n") && kept.contains("pair\tsnare\tride\t"), "\(kept)")
+        let second = replay(["--stand-state", state])
+        #expect(second.stderr.contains("drumbrain: stands from \(state): 9 pairs of pads coupled"), "\(second.stderr)")
+        // A replay without it starts from nothing and keeps nothing.
+        let fresh = replay([])
+        #expect(!fresh.stderr.contains("stands from"))
+        // A live brain reads it, lists it when it stops, and keeps it.
+        let brain = try #require(BackgroundProcess([Program.productsFolder + "/drumbrain", "--port", "\(freePort())",
+                                                    "--output", "null", "--no-visual", "--stand-state", state]))
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        #expect(brain.stop(signal: SIGINT) == 0)
+        #expect(brain.output.contains("stands from \(state): 9 pairs"), "\(brain.output)")
+        #expect(brain.output.contains("stand: ride feels 10.0 % of snare's strikes"), "\(brain.output)")
+        #expect(Program.contents(state).hasPrefix("# drumbrain stands v1\npair\t"))
+    }
 }
+

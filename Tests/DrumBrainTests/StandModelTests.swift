@@ -106,3 +106,45 @@ struct StandModelTests {
         #expect(Self.decide(stands, "pad-extra", 41, 0.05, id: 102) == .play(holdMicros: 0, takeBack: []))
     }
 }
+
+/// The stands kept across restarts (`drumbrain --stand-state`, `StandModel+State`).
+struct StandStateTests {
+    @Test func whatWasLearnedRoundTripsThroughTheFile() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        for k in 0..<40 {
+            let t = Double(k) * 250
+            id += 1
+            _ = StandModelTests.decide(stands, "snare\tpad\n1", t, 3, id: id)
+            id += 1
+            _ = StandModelTests.decide(stands, "ride", t + 1, 0.21, id: id)
+        }
+        let text = stands.model.stateText
+        #expect(text.hasPrefix(StandModel.stateHeader + "\n"))
+        #expect(text.contains("snare%09pad%0A1\tride\t"), "\(text)")  // a name cannot break a line or field
+        let (restored, skipped) = StandModel.restoring(text)
+        #expect(skipped == 0)
+        let before = stands.model.couplings.map { "\($0.source)→\($0.receiver) \($0.coupling)" }
+        #expect(!before.isEmpty && restored.couplings.map { "\($0.source)→\($0.receiver) \($0.coupling)" } == before)
+        // Restored, the first crosstalk is judged by what was learned, and nothing is announced again.
+        let again = StandCrosstalk(model: restored)
+        #expect(StandModelTests.decide(again, "snare\tpad\n1", 0, 3, id: 1) != .crosstalk)
+        #expect(StandModelTests.decide(again, "ride", 1, 0.21, id: 2) == .crosstalk)
+    }
+
+    @Test func aDamagedFileIsSkippedLineByLineAndNeverTrusted() {
+        let text = """
+            # drumbrain stands v1
+            pair\tsnare\tride\t0.1\t5\t0.9\t0.05\t1000
+            pair\tsnare\tride\tNaN\t5\t0.9\t0.05\t1000
+            pair\tsnare\tride\t7\t5\t0.9\t0.05\t1000
+            pair\tsn%ZZare\tride\t0.1\t5\t0.9\t0.05\t1000
+            pair\tsnare\tsnare\t0.1\t5\t0.9\t0.05\t1000
+            pair\tsnare\tride\t0.1\t5\t2\t0.05\t1e300
+            rubbish
+            """
+        let (model, skipped) = StandModel.restoring(text)
+        #expect(skipped == 6)
+        #expect(model.couplings.count == 1 && model.couplings[0].coupling == 0.1)
+    }
+}

@@ -28,6 +28,9 @@ public enum Program {
         // The programs tests start never read the user's drumpad settings (drumpad calibrate's
         // ~/.config/drumpad/settings.conf): a calibrated machine must test like any other.
         setenv("XDG_CONFIG_HOME", "/nonexistent/drumpad-tests", 1)
+        // Nor the stands a brain learned and kept (drumbrain --stand-state): each test's brain
+        // starts from nothing, whatever ran before it; the tests of the state file name theirs.
+        setenv("XDG_STATE_HOME", "/nonexistent/drumbrain-tests", 1)
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         precondition(count > 0, "cannot read /proc/self/exe")
