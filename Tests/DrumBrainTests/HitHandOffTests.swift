@@ -34,17 +34,16 @@ struct HitHandOffTests {
         #expect(refused == 0)
     }
 
-    /// Runs `handOff`'s consumer on a thread of its own (as the brain's printer does) until it
-    /// finishes; the returned task ends when the consumer has.
+    /// Runs `handOff`'s consumer on a thread of its own (as the brain's printer does), started
+    /// at once from the calling thread (a task would first need a thread of the pool, which a
+    /// busy parallel run can keep it from for seconds); the returned task ends when the consumer has.
     static func consume(_ handOff: HitHandOff<Int>, into seen: Seen) -> Task<Void, Never> {
-        Task {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                Thread {
-                    handOff.receive { value in seen.values.withLock { $0.append(value) } }
-                    done.resume()
-                }.start()
-            }
-        }
+        let done = AsyncStream.makeStream(of: Void.self)
+        Thread {
+            handOff.receive { value in seen.values.withLock { $0.append(value) } }
+            done.continuation.finish()
+        }.start()
+        return Task { for await _ in done.stream {} }
     }
 
     /// Waits up to `seconds` for `seen` to hold `count` values.

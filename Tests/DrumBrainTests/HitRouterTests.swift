@@ -118,7 +118,7 @@ struct HitRouterTests {
         printer.hits.send(RoutedHit(received: Self.received("snare", at: now, latency: nil), disposition: .queued(number: 257), drum: 1))
         printer.hits.send(RoutedHit(received: Self.received("snare", at: now, latency: nil), disposition: .queueFull, drum: 1))
         printer.hits.send(RoutedHit(received: Self.received("snare", at: now, latency: nil), disposition: .queued(number: 258), drum: 1))
-        let deadline = MonotonicClock.nowMicros() + 10_000_000
+        let deadline = MonotonicClock.nowMicros() + 40_000_000
         while lines.withLock({ $0.count }) < 3 && MonotonicClock.nowMicros() < deadline { usleep(1_000) }
         let elapsed = MonotonicClock.nowMicros() - now
         printer.finish()
@@ -126,8 +126,8 @@ struct HitRouterTests {
         #expect(printed == ["dropped drum=snare velocity=1.000 pad=p reason=mixer_full",
                             "dropped drum=snare velocity=1.000 pad=p reason=queue_full",
                             "dropped drum=snare velocity=1.000 pad=p reason=mixer_full"])
-        // A functional bound, not a timing figure: the printer's own deadline is 60 s.
-        #expect(elapsed < 10_000_000, "the printer took \(elapsed) µs")
+        // A functional bound, not a timing figure: the printer's own deadline is 60 s, for each.
+        #expect(elapsed < 30_000_000, "the printer took \(elapsed) µs")
         #expect(mixer.counters.droppedHits == 2)
     }
 
@@ -157,6 +157,6 @@ struct HitRouterTests {
         printer.hits.send(RoutedHit(received: Self.received("kick", at: start, latency: nil), disposition: .queued(number: 1), drum: 0))
         printer.finish()
         #expect(lines.withLock { $0 } == ["hit drum=kick velocity=1.000 pad=p"])
-        #expect(MonotonicClock.nowMicros() - start < 10_000_000)
+        #expect(MonotonicClock.nowMicros() - start < 30_000_000)  // the printer's deadline is 60 s
     }
 }

@@ -126,14 +126,19 @@ struct ProtocolVersionTests {
     @Test(arguments: versions)
     func aPadSendsProtocol2OnlyToABrainThatSpeaksIt(version: Int32) async {
         let brain = FakeBrain(version: version)
+        let welcomed = Mutex(false)
         let link = PadLink(configuration: .init(padName: "p", drum: "snare", target: .address(host: "127.0.0.1", port: brain.port),
-                                                pingIntervalMicros: 60_000_000)) { _ in }
+                                                pingIntervalMicros: 60_000_000)) { event in
+            if case .welcomed = event { welcomed.withLock { $0 = true } }
+        }
         link.start()
-        #expect(await eventually(within: 20) { !brain.hellos.isEmpty })
+        // The pad sends protocol 2 only once welcomed: wait for that (a loaded machine may take
+        // seconds), then for the rate's second hello.
+        #expect(await eventually(within: 60) { welcomed.withLock { $0 } })
         link.setRate(250)
-        try? await Task.sleep(for: .milliseconds(200))  // welcomed meanwhile
+        if version >= 2 { #expect(await eventually(within: 60) { brain.hellos.count >= 2 }) }
         link.send(DrumHit(drum: "snare", velocity: 0.5, padTimeMicros: 10, strength: 2.5))
-        #expect(await eventually(within: 20) { !brain.hits.isEmpty }, "\(brain.messages.withLock { $0 })")
+        #expect(await eventually(within: 60) { !brain.hits.isEmpty }, "\(brain.messages.withLock { $0 })")
         await link.stop()
         let hit = brain.hits.first
         #expect(hit?.strength == (version >= 2 ? 2.5 : nil))
