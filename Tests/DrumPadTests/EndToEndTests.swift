@@ -120,6 +120,9 @@ struct EndToEndTests {
             whereTheMachineMayStall { attempt in
                 runs += 1
                 stall()
+                // The probe's thread notes the stall when it next runs, which a loaded machine
+                // can put off: this test is about what the check does once it has.
+                _ = eventually(within: 30) { attempt.machineStalled }
                 attempt.timing(false, "a timing failure while the machine stalled")
                 Issue.record("a functional failure while the machine stalled")
                 notJudged = attempt.notJudged
