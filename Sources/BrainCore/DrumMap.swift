@@ -11,17 +11,17 @@ public final class DrumMap: Sendable {
 
     /// The drums of `kit`, which the mixer plays as `generation`.
     public init(kit: Kit, generation: UInt32) {
-        state = Mutex(Self.tables(kit, generation))
+        state = Mutex(Self.tables(kit.drums.map(\.name), generation))
     }
 
     /// A map of drum names alone (offline decisions, which play no kit), generation 0.
     public init(names: [String]) {
-        state = Mutex((Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }), names, 0))
+        state = Mutex(Self.tables(names, 0))
     }
 
     /// Takes the drums of a reloaded kit.
     public func replace(kit: Kit, generation: UInt32) {
-        let made = Self.tables(kit, generation)
+        let made = Self.tables(kit.drums.map(\.name), generation)
         state.withLock { $0 = made }
     }
 
@@ -33,8 +33,8 @@ public final class DrumMap: Sendable {
     /// The kit's drum names, in its order.
     public var names: [String] { state.withLock { $0.names } }
 
-    private static func tables(_ kit: Kit, _ generation: UInt32) -> (index: [String: Int], names: [String], generation: UInt32) {
-        (Dictionary(kit.drums.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }),
-         kit.drums.map(\.name), generation)
+    /// The index of `names` (the first of any repeated name wins) for `generation`.
+    private static func tables(_ names: [String], _ generation: UInt32) -> (index: [String: Int], names: [String], generation: UInt32) {
+        (Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }), names, generation)
     }
 }

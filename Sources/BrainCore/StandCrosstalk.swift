@@ -51,9 +51,8 @@ public final class StandCrosstalk: Sendable {
                 : []
             for key in s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
                                      isSource: explained == nil) {
-                if let coupling = s.model.couplings.first(where: {
-                    $0.source == s.model.padKeys[key.source] && $0.receiver == s.model.padKeys[key.receiver] }) {
-                    found.append((coupling.source, coupling.receiver, coupling.coupling))
+                if let estimate = s.model.pairs[key]?.estimate {
+                    found.append((s.model.padKeys[key.source], s.model.padKeys[key.receiver], estimate))
                 }
             }
             if explained != nil {

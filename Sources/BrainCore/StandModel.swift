@@ -57,7 +57,7 @@ public struct StandModel: Sendable {
     }
 
     /// One ordered pair's evidence.
-    public struct Pair: Sendable, Equatable, Codable {
+    public struct Pair: Sendable, Equatable {
         /// The coupling the responses show (receiver strength / source strength), nil before any.
         public var estimate: Double?
         /// Responses seen (decaying).
@@ -101,7 +101,7 @@ public struct StandModel: Sendable {
     private var announced: Set<PairKey> = []
 
     /// An ordered pair of pad numbers.
-    public struct PairKey: Hashable, Sendable, Codable {
+    public struct PairKey: Hashable, Sendable {
         /// The pad whose strike shakes the stand.
         public var source: Int
         /// The pad that feels it.

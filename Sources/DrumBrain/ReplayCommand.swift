@@ -96,7 +96,7 @@ struct KitReplayCommand: ParsableCommand {
                        + ", \(found.hits.count) hits by the \(detector.rawValue) detector, pad \"\(stem)\" playing \(drum)")
             pads.append(.init(name: stem, drum: drum, rateHz: found.rateHz, hits: found.hits))
         }
-        let groups = crosstalkGroup.map { $0.split(separator: ",").map(String.init) }
+        let groups = try Serve.crosstalkGroups(crosstalkGroup)
         let stands = StandCrosstalk(model: Serve.loadStands(standState))
         let result = KitReplay.run(pads, drums: loadedKit.drums.map(\.name),
                                    stands: groups.isEmpty ? stands : nil,

@@ -125,13 +125,13 @@ struct Serve: AsyncParsableCommand {
                                                                         jitterBufferMs: jitterBufferMs) {
             throw ValidationError(problem)
         }
-        _ = try crosstalkGroups()
+        _ = try Self.crosstalkGroups(crosstalkGroup)
     }
 
     /// The drums of each --crosstalk-group, checked: two or more, none in two groups.
-    func crosstalkGroups() throws -> [[String]] {
+    static func crosstalkGroups(_ texts: [String]) throws -> [[String]] {
         var seen: Set<String> = []
-        return try crosstalkGroup.map { text in
+        return try texts.map { text in
             let drums = text.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
             guard drums.count >= 2 else {
                 throw ValidationError("--crosstalk-group \"\(text)\": name two or more drums that share a stand, such as snare,racktom")
@@ -169,7 +169,7 @@ struct Serve: AsyncParsableCommand {
         // The kit's drum indices, read on the network thread (the single producer of hits) and
         // replaced when the kit is reloaded.
         let drums = DrumMap(kit: loadedKit, generation: engine.mixer.kit.generation)
-        let groups = try crosstalkGroups()
+        let groups = try Self.crosstalkGroups(crosstalkGroup)
         for drum in groups.joined() where drums.lookup(drum) == nil {
             throw ValidationError("--crosstalk-group: the kit \"\(loadedKit.name)\" has no drum \(drum) "
                                   + "(it has \(drums.names.joined(separator: ", ")))")

@@ -12,6 +12,19 @@ struct StandModelTests {
                       strength: strength, id: id)
     }
 
+    /// Plays `strikes` strikes of `strength` on `source`, 250 ms apart from 0, each answered
+    /// 1 ms later on `receiver` at `answer` g: the stand's evidence. Numbers the hits from `id`.
+    static func teach(_ stands: StandCrosstalk, _ source: String, _ receiver: String, strikes: Int,
+                      strength: Double, answer: Double, id: inout UInt32) {
+        for k in 0..<strikes {
+            let t = Double(k) * 250
+            id += 1
+            _ = decide(stands, source, t, strength, id: id)
+            id += 1
+            _ = decide(stands, receiver, t + 1, answer, id: id)
+        }
+    }
+
     /// A stand of two pads: every strike on `a` reaches `b` at 8 % of its strength, 1 ms later.
     /// `b` is never struck: from the first strike on, none of its hits plays, and the coupling
     /// it learned is about 8 %.
@@ -58,13 +71,7 @@ struct StandModelTests {
     @Test func aFlamsGraceNoteBeforeTheMainStrokePlays() {
         let stands = StandCrosstalk()
         var id: UInt32 = 0
-        for k in 0..<30 {  // learn a → b at 6 %
-            let t = Double(k) * 250
-            id += 1
-            _ = Self.decide(stands, "a", t, 3, id: id)
-            id += 1
-            _ = Self.decide(stands, "b", t + 1, 0.18, id: id)
-        }
+        Self.teach(stands, "a", "b", strikes: 30, strength: 3, answer: 0.18, id: &id)  // learn a → b at 6 %
         id += 1
         #expect(Self.decide(stands, "b", 10_000, 0.25, id: id) != .crosstalk)  // the grace note
         id += 1
@@ -76,13 +83,7 @@ struct StandModelTests {
     @Test func crosstalkArrivingFirstWaitsAndIsTakenBack() {
         let stands = StandCrosstalk()
         var id: UInt32 = 0
-        for k in 0..<30 {
-            let t = Double(k) * 250
-            id += 1
-            _ = Self.decide(stands, "a", t, 3, id: id)
-            id += 1
-            _ = Self.decide(stands, "b", t + 1, 0.24, id: id)
-        }
+        Self.teach(stands, "a", "b", strikes: 30, strength: 3, answer: 0.24, id: &id)
         id += 1
         let early = id
         guard case .play(let hold, _) = Self.decide(stands, "b", 10_001, 0.24, id: early, arrivalMs: 10_009) else {
@@ -112,13 +113,7 @@ struct StandStateTests {
     @Test func whatWasLearnedRoundTripsThroughTheFile() {
         let stands = StandCrosstalk()
         var id: UInt32 = 0
-        for k in 0..<40 {
-            let t = Double(k) * 250
-            id += 1
-            _ = StandModelTests.decide(stands, "snare\tpad\n1", t, 3, id: id)
-            id += 1
-            _ = StandModelTests.decide(stands, "ride", t + 1, 0.21, id: id)
-        }
+        StandModelTests.teach(stands, "snare\tpad\n1", "ride", strikes: 40, strength: 3, answer: 0.21, id: &id)
         let text = stands.model.stateText
         #expect(text.hasPrefix(StandModel.stateHeader + "\n"))
         #expect(text.contains("snare%09pad%0A1\tride\t"), "\(text)")  // a name cannot break a line or field

@@ -74,14 +74,11 @@ public final class PadLink: Sendable {
         public var pingIntervalMicros: Int64
         /// The pairing key, for brains that ask for one (docs/protocol.md "Pairing").
         public var key: PairingKey?
-        /// The sensor's rate in Hz, told to brains of protocol 2 or later.
-        public var rateHz: Float?
 
         /// Creates settings.
         public init(padName: String, drum: String, target: Target, pingIntervalMicros: Int64 = 1_000_000,
-                    key: PairingKey? = nil, rateHz: Float? = nil) {
+                    key: PairingKey? = nil) {
             self.key = key
-            self.rateHz = rateHz
             self.padName = padName
             self.drum = drum
             self.target = target
@@ -335,7 +332,7 @@ final class PadLinkCore {
     /// Says hello again with the sensor's rate, to a brain of protocol 2 that welcomed this
     /// connection, once the rate is known.
     func tellRate() {
-        guard brainVersion >= 2, let rate = rateHz ?? configuration.rateHz else { return }
+        guard brainVersion >= 2, let rate = rateHz else { return }
         write(.hello(version: DrumMessage.protocolVersion, padName: configuration.padName,
                      drum: configuration.drum, rateHz: rate))
     }
