@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Monotonic
 
 /// What the brain has learned of its stands: how much of a strike on one pad each other pad
@@ -36,11 +39,23 @@ public struct StandModel: Sendable {
         /// The coupling assumed for a pair before any evidence.
         public var priorCoupling: Double = 0.3
         /// A response is a receiver's hit at most this fraction of the source's strength.
-        public var candidateRatio: Double = 0.5
+        public var candidateRatio: Double = 0.35
         /// How far above the learned coupling a hit is still its crosstalk.
-        public var margin: Double = 2.0
+        public var margin: Double = 2.5
         /// The stand's own lag, beyond the sensors' periods, µs.
         public var lagMicros: Int64 = 2_000
+        /// How long after its shock the stand's ringing can still fire a neighbour, µs: at 200 Hz
+        /// a stand ringing at 60-130 Hz, aliased, was found up to 18 ms after the strike.
+        public var ringMicros: Int64 = 8_000
+        /// A pad that played within this long before a strike may not have been able to answer
+        /// it (its detector's mask and re-arm), so its silence says nothing, µs.
+        public var busyMicros: Int64 = 60_000
+        /// How long a pad's own hit keeps its detector from answering weaker crosstalk (the
+        /// re-arm's decay), µs.
+        public var busyDecayMicros: Double = 40_000
+        /// A silence bounds the coupling only where the crosstalk believed would have been this
+        /// many times the receiver's softest hit.
+        public var silenceMargin: Double = 3.0
         /// Responses needed before a pair counts as coupled.
         public var minimumResponses: Int = 2
         /// The share of strong enough strikes a coupled pair answers, at least.
@@ -94,6 +109,8 @@ public struct StandModel: Sendable {
     private var floors: [Double?] = []
     /// Each pad's loud level: its strongest hit, slowly forgotten (g).
     private var louds: [Double] = []
+    /// Each pad's last few hits (strike time, strength), oldest first: whether it could answer.
+    private var histories: [[(micros: Int64, strength: Double)]] = []
     /// Evidence per ordered pair (source, receiver).
     public private(set) var pairs: [PairKey: Pair] = [:]
     private var recent: [Recent] = []
@@ -111,6 +128,22 @@ public struct StandModel: Sendable {
     /// A model with nothing learned.
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
+    }
+
+    /// Hits kept per pad to tell whether it could answer a strike.
+    static let historyLength = 6
+
+    /// Whether `receiver`'s detector could have answered crosstalk of `expected` g at
+    /// `strikeMicros`: its own hits before then are past their mask and rang down below it.
+    private func couldAnswer(_ receiver: Int, at strikeMicros: Int64, expected: Double, before: Int64) -> Bool {
+        let c = configuration
+        for hit in histories[receiver] {
+            let age = strikeMicros.saturatingSubtract(hit.micros)
+            guard age > before else { continue }  // the answer itself, or later
+            if age < c.busyMicros { return false }
+            if hit.strength * exp(-Double(age) / c.busyDecayMicros) > expected * 0.5 { return false }
+        }
+        return true
     }
 
     /// The most pads the model judges: a kit's worth. Each hit's evidence is weighed against
@@ -132,6 +165,7 @@ public struct StandModel: Sendable {
             periods.append(configuration.defaultPeriodMicros)
             floors.append(nil)
             louds.append(0)
+            histories.append([])
         }
         if let rateHz, rateHz.isFinite, rateHz >= 1 {
             periods[number] = Int64((1e6 / rateHz).rounded())
@@ -155,7 +189,7 @@ public struct StandModel: Sendable {
     /// late: on the simulated stands, 8–9.4 ms after its cause at 250 Hz).
     func window(_ source: Int, _ receiver: Int) -> (before: Int64, after: Int64) {
         let period = max(periods[source], periods[receiver])
-        return (period + 1_000, configuration.lagMicros + 2 * period + 1_000)
+        return (2 * period + 1_000, configuration.lagMicros + 2 * period + 1_000 + configuration.ringMicros)
     }
 
     /// The longest a hit on `receiver` may wait for the strike that could explain it to arrive:
@@ -172,29 +206,47 @@ public struct StandModel: Sendable {
     }
 
     /// Decides whether the hit on pad `receiver`, struck at `strikeMicros` with `strength` g, is
-    /// crosstalk of a hit already seen on another pad; returns that hit's id (and pad) if so.
+    /// crosstalk of the hits already seen on other pads around it; returns the strongest such
+    /// hit's id (and pad) if so. Crosstalk adds up: a pad between two pads struck together feels
+    /// both, so the hit is weighed against the sum of what each can cause.
     public func explainingHit(receiver: Int, strikeMicros: Int64, strength: Double) -> (id: UInt32, pad: Int)? {
+        var bound = 0.0
+        var strongest: (id: UInt32, pad: Int, share: Double)?
         for earlier in recent where earlier.pad != receiver && earlier.isSource {
-            let w = window(earlier.pad, receiver)
-            let lag = strikeMicros.saturatingSubtract(earlier.strikeMicros)
-            guard lag >= -w.before && lag <= w.after else { continue }
-            let (value, _) = coupling(PairKey(source: earlier.pad, receiver: receiver))
-            if strength <= value * earlier.strength { return (earlier.id, earlier.pad) }
+            guard let share = crosstalk(from: earlier.pad, at: earlier.strikeMicros, strength: earlier.strength,
+                                        on: receiver, at: strikeMicros) else { continue }
+            bound += share
+            if share > strongest?.share ?? 0 { strongest = (earlier.id, earlier.pad, share) }
         }
-        return nil
+        guard let strongest, strength <= bound else { return nil }
+        return (strongest.id, strongest.pad)
+    }
+
+    /// The most crosstalk a hit on `source` (at `sourceMicros`, `strength` g) can cause on
+    /// `receiver` at `receiverMicros`: nil outside the pair's window.
+    private func crosstalk(from source: Int, at sourceMicros: Int64, strength: Double, on receiver: Int,
+                           at receiverMicros: Int64) -> Double? {
+        let w = window(source, receiver)
+        let lag = receiverMicros.saturatingSubtract(sourceMicros)
+        guard lag >= -w.before && lag <= w.after else { return nil }
+        return coupling(PairKey(source: source, receiver: receiver)).value * strength
     }
 
     /// The waiting hits (given as recent hits on other pads) that the new hit on `source` explains:
-    /// those it would have cancelled had it come first. Returns their ids.
+    /// those it would have cancelled had it come first (with what else around them can cause).
+    /// Returns their ids.
     public func explained(bySource source: Int, strikeMicros: Int64, strength: Double,
                           among waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double)]) -> [UInt32] {
         waiting.compactMap { hit in
-            guard hit.pad != source else { return nil }
-            let w = window(source, hit.pad)
-            let lag = hit.strikeMicros.saturatingSubtract(strikeMicros)
-            guard lag >= -w.before && lag <= w.after else { return nil }
-            let (value, _) = coupling(PairKey(source: source, receiver: hit.pad))
-            return hit.strength <= value * strength ? hit.id : nil
+            guard hit.pad != source,
+                  let share = crosstalk(from: source, at: strikeMicros, strength: strength, on: hit.pad, at: hit.strikeMicros)
+            else { return nil }
+            var bound = share
+            for earlier in recent where earlier.pad != hit.pad && earlier.isSource && earlier.id != hit.id {
+                bound += crosstalk(from: earlier.pad, at: earlier.strikeMicros, strength: earlier.strength,
+                                   on: hit.pad, at: hit.strikeMicros) ?? 0
+            }
+            return hit.strength <= bound ? hit.id : nil
         }
     }
 
@@ -206,6 +258,8 @@ public struct StandModel: Sendable {
                                isSource: Bool = true) -> [PairKey] {
         let found = settle(before: strikeMicros)
         floors[pad] = min(floors[pad] ?? strength, strength)
+        if histories[pad].count == Self.historyLength { histories[pad].removeFirst() }
+        histories[pad].append((strikeMicros, strength))
         if isSource { louds[pad] = max(louds[pad] * (1 - configuration.forgetting), strength) }
         recent.append(Recent(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id, isSource: isSource))
         return found
@@ -244,7 +298,11 @@ public struct StandModel: Sendable {
                 let floor = floors[receiver] ?? c.defaultFloor
                 let believed = pair.estimate ?? min(c.priorCoupling, pair.upper)
                 let answered = !inWindow.isEmpty
-                if believed * strike.strength >= floor * 1.5 {
+                // A silence counts only where the crosstalk believed would have shown well above
+                // the receiver's softest hit, and the receiver was ready to answer.
+                let telling = believed * strike.strength >= floor * c.silenceMargin
+                    && couldAnswer(receiver, at: strike.strikeMicros, expected: believed * strike.strength, before: w.before)
+                if telling || answered && believed * strike.strength >= floor * 1.5 {
                     pair.responseRate += ((answered ? 1 : 0) - pair.responseRate) * 0.2
                 }
                 if let response = inWindow.filter({ $0.strength <= c.candidateRatio * strike.strength })
@@ -252,17 +310,19 @@ public struct StandModel: Sendable {
                     let ratio = response.strength / strike.strength
                     let lag = response.strikeMicros.saturatingSubtract(strike.strikeMicros)
                     if let estimate = pair.estimate {
-                        // An upper-quantile tracker (about the 80th percentile): a step up is four
-                        // times a step down, each a share of the estimate.
-                        let step = 0.08 * estimate
-                        pair.estimate = ratio > estimate ? estimate + min(ratio - estimate, 4 * step) : max(estimate - step, ratio)
+                        // A median tracker, in steps of a share of the estimate (larger while the
+                        // responses are few). The median, not a higher quantile: a soft note
+                        // played with a neighbour's strike reads as a large ratio, and only
+                        // ever from above.
+                        let step = max(0.08, 0.4 / (pair.responses + 1)) * estimate
+                        pair.estimate = ratio > estimate ? estimate + min(ratio - estimate, step) : max(estimate - step, ratio)
                     } else {
                         pair.estimate = ratio
                     }
                     pair.responses += 1
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
-                } else if !answered {
-                    pair.upper = min(pair.upper, floor / strike.strength)
+                } else if !answered && telling {
+                    pair.upper = min(pair.upper, c.silenceMargin * floor / strike.strength)
                 }
                 // Forgetting: the evidence fades with each strike of the source.
                 pair.responses *= 1 - c.forgetting

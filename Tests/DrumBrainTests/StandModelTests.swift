@@ -47,18 +47,19 @@ struct StandModelTests {
         #expect(found.withLock { $0.contains("a→b") })
     }
 
-    /// Two stands: c's strikes never reach d. Once c has struck a few times with d silent, a
-    /// soft note on d played with a loud strike on c (a unison, 2 ms apart) plays, though it is
-    /// weaker than the prior would allow.
+    /// Two stands: c's strikes never reach d. Once c has struck a few times with d silent (and
+    /// ready: its one soft note, 0.1 g, long before), a soft note on d played with a loud strike
+    /// on c (a unison, 2 ms apart) plays, though it is weaker than the prior would allow.
     @Test func padsOnDifferentStandsDoNotCancelEachOther() {
         let stands = StandCrosstalk()
-        var id: UInt32 = 0
+        var id: UInt32 = 1
+        _ = Self.decide(stands, "d", -1000, 0.1, id: id)  // d's own soft note: its softest hit
         for k in 0..<8 {
             id += 1
             _ = Self.decide(stands, "c", Double(k) * 300, 3.0, id: id)
         }
         id += 1
-        _ = Self.decide(stands, "d", 3000, 1.5, id: id)  // d's own strike: its softest hit so far
+        _ = Self.decide(stands, "d", 3000, 1.5, id: id)  // d's own strike
         id += 1
         _ = Self.decide(stands, "c", 3600, 3.0, id: id)
         id += 1
@@ -95,6 +96,57 @@ struct StandModelTests {
         let strike = Self.decide(stands, "a", 10_000, 3, id: id, arrivalMs: 10_012)
         #expect(strike == .play(holdMicros: 0, takeBack: [early]))
         #expect(stands.counts.takenBack == 1)
+    }
+
+    /// A pad between two pads struck together feels both: the crosstalk adds up. Each of a and
+    /// b reaches r at 6 %; struck together at 3 g each, r reads 0.6 g, more than either alone
+    /// explains (2.5 × 6 % × 3 g = 0.45 g) and what both do.
+    @Test func crosstalkFromTwoPadsStruckTogetherAddsUp() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        Self.teach(stands, "a", "r", strikes: 30, strength: 3, answer: 0.18, id: &id)
+        for k in 0..<30 {  // b → r, after a's lesson
+            let t = 10_000 + Double(k) * 250
+            id += 1
+            _ = Self.decide(stands, "b", t, 3, id: id)
+            id += 1
+            _ = Self.decide(stands, "r", t + 1, 0.18, id: id)
+        }
+        let t = 20_000.0
+        id += 1
+        _ = Self.decide(stands, "a", t, 3, id: id)
+        id += 1
+        #expect(Self.decide(stands, "r", t + 1, 0.6, id: id) != .crosstalk)  // a alone does not explain it
+        id += 1
+        _ = Self.decide(stands, "a", t + 500, 3, id: id)
+        id += 1
+        _ = Self.decide(stands, "b", t + 502, 3, id: id)
+        id += 1
+        #expect(Self.decide(stands, "r", t + 503, 0.6, id: id) == .crosstalk)
+    }
+
+    /// A pad that has just played cannot answer a neighbour's strike (its detector is masked,
+    /// then ringing down), so its silence then says nothing of the stand. r's softest hit is
+    /// 0.05 g; it strikes 40 ms before each of a's 3 g strikes and stays silent to them. Counted
+    /// as silences, these would bound the coupling at 3 × 0.05 / 3 = 5 %; not counted, the
+    /// prior still holds, and a's crosstalk at 8 % is cancelled.
+    @Test func aSilenceWhileThePadWasBusyTeachesNothing() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 1
+        _ = Self.decide(stands, "r", -2000, 0.05, id: id)
+        for k in 0..<20 {
+            let t = Double(k) * 400
+            id += 1
+            _ = Self.decide(stands, "r", t - 40, 2, id: id)
+            id += 1
+            _ = Self.decide(stands, "a", t, 3, id: id)
+        }
+        id += 1
+        _ = Self.decide(stands, "a", 10_000, 3, id: id)
+        id += 1
+        #expect(Self.decide(stands, "r", 10_001, 0.24, id: id) == .crosstalk)
+        let aToR = stands.model.pairs.first { $0.key.source == 1 && $0.key.receiver == 0 }  // r is pad 0, a pad 1
+        #expect(aToR.map { $0.value.upper > 0.1 } ?? true, "\(String(describing: aToR))")
     }
 
     /// A brain playing hundreds of pads judges a kit's worth and lets the rest play at once.

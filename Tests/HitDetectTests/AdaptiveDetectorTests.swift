@@ -54,6 +54,26 @@ struct AdaptiveDetectorTests {
         #expect(Self.hits(&squared, signal).count > 10)
     }
 
+    /// A flam across two pads on one stand: the grace note's crosstalk fires this pad weakly,
+    /// and its own strike follows 15-40 ms later, inside the mask. The strike, far stronger than
+    /// the weak hit, breaks through; with the mask absolute (`breakFactor` 0) it is lost.
+    @Test(arguments: [250.0, 1600.0])
+    func aStrikeInsideTheMaskOfAWeakHitBreaksThrough(rate: Double) {
+        for gap in [0.018, 0.03, 0.04] {
+            let strikes = [(time: 0.5, amplitude: 0.35), (time: 0.5 + gap, amplitude: 5.0), (time: 1.0, amplitude: 0.35)]
+            let signal = Self.signal(rate: rate, seconds: 1.5, strikes: strikes, ringMs: 8)
+            var adaptive = AdaptiveDetector()
+            let found = Self.hits(&adaptive, signal)
+            #expect(found.count == 3, "\(rate) Hz, gap \(gap): \(found.map(\.time))")
+            #expect(found.contains { abs($0.time - strikes[1].time) <= 1.5 / rate + 0.001 && $0.strength > 3 },
+                    "\(rate) Hz, gap \(gap): \(found.map { ($0.time, $0.strength) })")
+            var absolute = AdaptiveDetector.Configuration()
+            absolute.breakFactor = 0
+            var masked = AdaptiveDetector(absolute)
+            #expect(Self.hits(&masked, signal).count == 2, "\(rate) Hz, gap \(gap)")
+        }
+    }
+
     @Test func aSixteenStrokeRollAt100HzIsFoundWhole() {
         let strikes = (0..<32).map { (time: 0.5 + Double($0) / 16, amplitude: 1.5) }
         // A 100 Hz stream's own low-pass smooths each stroke over about a sample period.
