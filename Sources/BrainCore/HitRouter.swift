@@ -71,8 +71,11 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
     public let crosstalk: CrosstalkGroups?
     /// The learned stands' decisions, used for hits with a strength when no groups are given.
     public let stands: StandCrosstalk?
-    /// The jitter buffer, µs (0: each hit at the next period).
+    /// The jitter buffer, µs (0: each hit at the next period, or at the latency `latency`
+    /// chooses).
     public let jitterMicros: Int64
+    /// Chooses the latency when no jitter buffer is set (nil: each hit at the next period).
+    public let latency: LatencyChooser?
     private let player: Player
     private let numbers = HitNumbers()
     private let unknown = Atomic<Int>(0)
@@ -82,9 +85,10 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
 
     /// A router that plays through `player`.
     public init(player: Player, drums: DrumMap, crosstalk: CrosstalkGroups?, stands: StandCrosstalk? = nil,
-                jitterMicros: Int64) {
+                jitterMicros: Int64, latency: LatencyChooser? = nil) {
         precondition(jitterMicros >= 0 && jitterMicros <= 10_000_000, "a jitter buffer of 0…10 s")
         self.player = player
+        self.latency = jitterMicros > 0 ? nil : latency
         self.drums = drums
         self.crosstalk = crosstalk
         self.stands = crosstalk == nil ? stands : nil
@@ -108,6 +112,15 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
         }
         let estimated = strike ?? received.receivedMicros.saturatingSubtract(typicalLatency.load(ordering: .relaxed))
         var holdMicros: Int64 = 0
+        // With a jitter buffer or a chosen latency: its strike plus that, never later than its
+        // arrival plus that (a pad whose clock runs ahead cannot park hits in the mixer).
+        let padKey = received.padName ?? "connection-\(received.connectionID)"
+        var buffer = jitterMicros
+        if let latency, strike != nil {
+            buffer = latency.note(padKey: padKey, rateHz: received.rateHz.map(Double.init), latenessMicros: received.latencyMicros,
+                                  arrivalMicros: received.receivedMicros)
+        }
+        let slot = buffer > 0 ? strike.map { min($0, received.receivedMicros).saturatingAdd(buffer) } : nil
         if let crosstalk {
             let player = self.player
             if !crosstalk.admit(drum: hit.drum, micros: estimated, arrivalMicros: received.receivedMicros,
@@ -115,9 +128,9 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
                 return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
             }
         } else if let stands, let strength = hit.strength {
-            let padKey = received.padName ?? "connection-\(received.connectionID)"
             switch stands.decide(padKey: padKey, rateHz: received.rateHz.map(Double.init), strikeMicros: estimated,
-                                 arrivalMicros: received.receivedMicros, strength: Double(strength), id: number) {
+                                 arrivalMicros: received.receivedMicros, strength: Double(strength), id: number,
+                                 slotMicros: slot) {
             case .crosstalk:
                 return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
             case .play(let hold, let takeBack):
@@ -130,11 +143,9 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
             return RoutedHit(received: received, disposition: .unknownDrum, drum: nil)
         }
         let queued: Bool
-        if jitterMicros > 0, let strike {
-            // Its strike plus the buffer, never later than its arrival plus the buffer, and not
-            // before a crosstalk hold is over.
-            let at = max(min(strike, received.receivedMicros).saturatingAdd(jitterMicros),
-                         received.receivedMicros.saturatingAdd(holdMicros))
+        if let slot {
+            // Its slot, and not before a crosstalk hold past it is over.
+            let at = max(slot, received.receivedMicros).saturatingAdd(holdMicros)
             queued = player.play(drum: index, velocity: hit.velocity, atMicros: at, delayMicros: 0,
                                  id: number, kitGeneration: generation)
         } else if holdMicros > 0 {

@@ -62,7 +62,8 @@ public struct KitReplay {
         public var velocity: Double
         /// The detector's deviation, g.
         public var strength: Double
-        /// How long the brain's decisions held it after it arrived, ms.
+        /// How long the brain's decisions held it past when it would have started (its slot at
+        /// the latency, or its arrival), ms.
         public var delayMs: Double
     }
 
@@ -94,6 +95,8 @@ public struct KitReplay {
         public var takenBack: [Int]
         /// The couplings learned, as the brain would show them.
         public var couplings: [(source: String, receiver: String, coupling: Double, lagMicros: Double)]
+        /// The latency from strike to sound at the end (chosen, or the jitter buffer), µs.
+        public var latencyMicros: Int64
     }
 
     /// Records what the router asks of the audio side.
@@ -122,12 +125,17 @@ public struct KitReplay {
     /// Runs `pads` through the brain's decisions: learned stands by default (`stands`, fresh
     /// unless given), or `groups` of drum names as `--crosstalk-group` does, with `jitterMicros`.
     /// `drums` names the kit's drums (a pad whose drum is not among them plays nothing, as live).
+    /// With `jitterMicros` 0, each hit starts at the latency `latency` chooses, as the live
+    /// brain's default does (nil: at once).
     public static func run(_ pads: [Pad], drums: [String], stands: StandCrosstalk? = StandCrosstalk(),
-                           groups: CrosstalkGroups? = nil, jitterMicros: Int64 = 0) -> Result {
+                           groups: CrosstalkGroups? = nil, jitterMicros: Int64 = 0,
+                           latency: LatencyChooser? = LatencyChooser(.init(periodMicros: LatencyChooser.defaultPeriodMicros)))
+        -> Result
+    {
         let recorder = Recorder()
         let map = DrumMap(names: drums)
         let router = HitRouter(player: recorder, drums: map, crosstalk: groups, stands: groups == nil ? stands : nil,
-                               jitterMicros: jitterMicros)
+                               jitterMicros: jitterMicros, latency: latency)
         var order: [(pad: Int, hit: Int)] = []
         for (p, pad) in pads.enumerated() { for h in pad.hits.indices { order.append((p, h)) } }
         order.sort { a, b in
@@ -175,7 +183,7 @@ public struct KitReplay {
                             holdMs: Double(result.holdMicros) / 1000)
         }
         return Result(decisions: decisions, played: played, cancelled: cancelled, takenBack: takenBack,
-                      couplings: stands?.model.couplings ?? [])
+                      couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
     }
 
     /// Seconds to µs on the replay's clock.

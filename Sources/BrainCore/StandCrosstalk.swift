@@ -37,9 +37,12 @@ public final class StandCrosstalk: Sendable {
     }
 
     /// Decides the hit numbered `id` on pad `padKey` (sensor `rateHz` if known), struck at
-    /// `strikeMicros` and arrived at `arrivalMicros` (one clock), of `strength` g.
+    /// `strikeMicros` and arrived at `arrivalMicros` (one clock), of `strength` g. `slotMicros`:
+    /// when the hit starts anyway (its slot in a jitter buffer), if later than its arrival. A
+    /// hit that could be crosstalk waits for its cause until then at no cost, and beyond it at
+    /// most the hold; the `holdMicros` returned is only what it adds past the slot.
     public func decide(padKey: String, rateHz: Double?, strikeMicros: Int64, arrivalMicros: Int64,
-                       strength: Double, id: UInt32) -> Decision {
+                       strength: Double, id: UInt32, slotMicros: Int64? = nil) -> Decision {
         var found: [(String, String, Double)] = []
         let decision: Decision = state.withLock { s in
             guard let pad = s.model.pad(padKey, rateHz: rateHz) else { return .play(holdMicros: 0, takeBack: []) }
@@ -61,11 +64,11 @@ public final class StandCrosstalk: Sendable {
             }
             s.waiting.removeAll { takeBack.contains($0.id) }
             s.takenBack += takeBack.count
-            let hold = s.model.hold(for: pad, strength: strength) ?? 0
-            if hold > 0 {
-                s.waiting.append((id, pad, strikeMicros, strength, arrivalMicros.saturatingAdd(hold)))
-            }
-            return .play(holdMicros: hold, takeBack: takeBack)
+            guard let hold = s.model.hold(for: pad, strength: strength) else { return .play(holdMicros: 0, takeBack: takeBack) }
+            let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
+            let until = max(arrivalMicros.saturatingAdd(hold), starts)
+            s.waiting.append((id, pad, strikeMicros, strength, until))
+            return .play(holdMicros: until.saturatingSubtract(starts), takeBack: takeBack)
         }
         for (source, receiver, coupling) in found { onStandFound(source, receiver, coupling) }
         return decision

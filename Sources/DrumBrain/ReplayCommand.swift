@@ -17,17 +17,20 @@ struct KitReplayCommand: ParsableCommand {
             names, else its stem. Each log goes through the detection a pad runs at its defaults, \
             and every pad's hits reach the brain's decisions in the order a live brain receives \
             them (a sensor that reports in bursts included), with the same code: crosstalk across \
-            pads on a stand is learned from the playing and cancelled, and a weak hit that a \
-            neighbour's strike could still explain waits at most that pad's sensor period + 1 ms. \
-            A replay starts from nothing learned, so it is reproducible.
+            pads on a stand is learned from the playing and cancelled. As live, each hit starts \
+            at its strike time plus one latency chosen from the pads' hits (docs/timing.md); a \
+            weak hit that a neighbour's strike could still explain waits for it until then, and \
+            past it at most the pads' sensor period + 1 ms. A replay starts from nothing learned, \
+            so it is reproducible.
 
             Examples:
               drumbrain replay stand/*.csv --hits-dir /tmp/hits
               drumbrain replay snare.csv tom.csv --out kit.wav
 
             Writes DIR/STEM.hits.csv per pad with --hits-dir (t,velocity,strength,delay_ms: one \
-            row per hit the brain played; delay_ms is how long the decision held it after it \
-            arrived), and the played hits rendered through the kit with --out. What was cancelled \
+            row per hit the brain played; delay_ms is how long the decision held it past when it \
+            would have started), and the played hits rendered through the kit with --out. What \
+            was cancelled \
             as crosstalk, and the couplings learned, go to standard error.
             """)
 
@@ -52,15 +55,15 @@ struct KitReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("As drumbrain's: drums that share a stand, instead of learning the stands.", valueName: "DRUMS"))
     var crosstalkGroup: [String] = []
 
-    @Option(help: "As drumbrain's: a jitter buffer in ms.")
-    var jitterBufferMs: Double = 0
+    @Option(help: "As drumbrain's: the latency from strike to sound in ms (default: chosen from the pads' hits, as the live brain does; 0: each hit as it arrives).")
+    var jitterBufferMs: Double?
 
     @Option(help: ArgumentHelp("Start from the stands kept in FILE (as drumbrain --stand-state), and keep what this replay learned there; without it a replay starts from nothing and keeps nothing.", valueName: "FILE"))
     var standState: String?
 
     func validate() throws {
         guard !logs.isEmpty else { throw ValidationError("give one or more pads' logs, such as stand/*.csv") }
-        guard (0...200).contains(jitterBufferMs) else { throw ValidationError("--jitter-buffer-ms must be 0…200, such as 5") }
+        guard (0...200).contains(jitterBufferMs ?? 0) else { throw ValidationError("--jitter-buffer-ms must be 0…200, such as 5") }
         let stems = logs.map(Self.stem)
         guard Set(stems).count == stems.count else {
             throw ValidationError("two logs have the same name (\(stems.joined(separator: ", "))): each pad is named by its file's stem")
@@ -100,8 +103,13 @@ struct KitReplayCommand: ParsableCommand {
         let stands = StandCrosstalk(model: Serve.loadStands(standState))
         let result = KitReplay.run(pads, drums: loadedKit.drums.map(\.name),
                                    stands: groups.isEmpty ? stands : nil,
-                                   groups: groups.isEmpty ? nil : CrosstalkGroups(groups, .init(hold: jitterBufferMs / 1000)),
-                                   jitterMicros: Int64(jitterBufferMs * 1000))
+                                   groups: groups.isEmpty ? nil : CrosstalkGroups(groups, .init(hold: (jitterBufferMs ?? 0) / 1000)),
+                                   jitterMicros: Int64((jitterBufferMs ?? 0) * 1000),
+                                   latency: jitterBufferMs == nil ? LatencyChooser(.init(periodMicros: LatencyChooser.defaultPeriodMicros)) : nil)
+        if jitterBufferMs == nil {
+            printError("drumbrain replay: latency from strike to sound \(DecimalFormatting.string(Double(result.latencyMicros) / 1000, decimals: 1)) ms "
+                       + "at the end, chosen from the pads' hits as live (--jitter-buffer-ms sets it)")
+        }
         for coupling in result.couplings {
             printError("drumbrain replay: \(coupling.source) and \(coupling.receiver) share a stand: \(coupling.receiver) feels "
                        + "\(DecimalFormatting.string(coupling.coupling * 100, decimals: 1)) % of \(coupling.source)'s strikes, "

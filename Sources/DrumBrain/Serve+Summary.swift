@@ -28,8 +28,12 @@ extension Serve {
 
 extension Serve {
     /// The summary's clause on hits that arrived after their slot in the jitter buffer.
-    static func lateHitsText(_ count: Int, jitterBufferMs: Double) -> String {
+    static func lateHitsText(_ count: Int, jitterBufferMs: Double?) -> String {
         let one = count == 1
+        guard let jitterBufferMs else {
+            return "; \(count) hit\(one ? "" : "s") arrived after \(one ? "its" : "their") slot at the latency chosen "
+                + "and started late (the latency rises to what the pads need; --jitter-buffer-ms sets it)"
+        }
         return "; \(count) hit\(one ? "" : "s") arrived after \(one ? "its" : "their") slot in the "
             + "\(DecimalFormatting.string(jitterBufferMs, decimals: 0)) ms jitter buffer and started late "
             + "(a longer --jitter-buffer-ms holds \(one ? "it" : "them"))"
@@ -52,6 +56,9 @@ extension Serve {
             line += "\(counts.cancelled + counts.takenBack) cancelled as crosstalk of learned stands, "
         }
         line += "\(mixer.limitedSamples) samples limited"
+        if let latency = router.latency {
+            line += "; latency from strike to sound \(DecimalFormatting.string(Double(latency.latencyMicros) / 1000, decimals: 1)) ms (chosen)"
+        }
         if mixer.droppedHits > 0 {
             line += "; \(mixer.droppedHits) hits dropped (the audio side held as many waiting hits as it can)"
         }

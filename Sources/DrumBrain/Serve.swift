@@ -34,18 +34,23 @@ struct Serve: AsyncParsableCommand {
             closed. Make a key with `head -c 32 /dev/urandom | base64 > drum.key` and \
             `chmod 600 drum.key`. Without --key-file any host on the network can play the brain.
 
-            Crosstalk: pads on one stand shake each other, and a strike on one can fire its \
-            neighbours weakly. Name the drums that share a stand with --crosstalk-group \
-            snare,racktom (once per stand): a hit on one of them within \
-            --crosstalk-window-ms after a hit on another of at least 1/--crosstalk-ratio its \
-            velocity is not played, nor one up to twice that window after it at half that ratio \
-            (a slow sensor dates the stand's ringing late); it is printed as \
-            `crosstalk drum=… velocity=… pad=…`. \
-            Drums on different stands are never compared: a soft hi-hat under a loud kick plays. \
-            Pads whose sensor reports in bursts (a Joy-Con sends three samples every 15 ms) can \
-            deliver crosstalk before the strike that caused it: with --jitter-buffer-ms 30 each \
-            hit waits, and a louder one arriving meanwhile takes the crosstalk back \
-            (`crosstalk … taken_back`).
+            Timing: each hit of a pad with clock sync starts at its strike time plus one latency, \
+            the same for every hit, so the spacing the drummer played is kept. The brain chooses \
+            it from what it measures (how late each pad's hits arrive after their strike, and \
+            the audio period), says it at its first hit and whenever it rises, and gives it in \
+            the summary (docs/timing.md). --jitter-buffer-ms sets it instead; \
+            --jitter-buffer-ms 0 starts each hit at the next period (lowest latency, uneven).
+
+            Crosstalk: pads on one stand shake each other, and a strike on one fires its \
+            neighbours weakly. The brain learns which pads share a stand from the playing (pads \
+            that send their hits' strength, protocol 2), says each stand it finds, and does not \
+            play a hit that a neighbour's strike explains; it prints \
+            `crosstalk drum=… velocity=… pad=…` instead. What it learned is kept across \
+            restarts (--stand-state). A weak hit waits for the strike that could explain it \
+            until its slot, and past it at most one sensor period + 1 ms (docs/crosstalk.md). \
+            --crosstalk-group snare,racktom (once per stand) replaces the learning with fixed \
+            groups: a hit within --crosstalk-window-ms after one of at least \
+            1/--crosstalk-ratio its velocity on another drum of its group is crosstalk.
             """)
 
     @Option(help: "TCP port to listen on.")
@@ -87,8 +92,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Periods in the device buffer.")
     var periods: Int = 3
 
-    @Option(help: "Jitter buffer in ms: start each hit at its own time on the pad's clock plus this delay, keeping the spacing the drummer played (0: at the next period, the lowest latency).")
-    var jitterBufferMs: Double = 0
+    @Option(help: "The latency from strike to sound in ms, the same for every hit, keeping the spacing the drummer played (default: chosen by the brain from how late the pads' hits arrive; 0: each hit at the next period, the lowest latency but uneven).")
+    var jitterBufferMs: Double?
 
     @Option(help: ArgumentHelp("Drums that share a stand, comma-separated (such as snare,racktom,floortom); a quiet hit just after a louder one of its group is crosstalk and not played. Repeat for each stand.", valueName: "DRUMS"))
     var crosstalkGroup: [String] = []
@@ -122,7 +127,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--period must be 16…8192 frames and --periods 2…16")
         }
         if let problem = CrosstalkCanceller.Configuration.optionProblem(windowMs: crosstalkWindowMs, ratio: crosstalkRatio,
-                                                                        jitterBufferMs: jitterBufferMs) {
+                                                                        jitterBufferMs: jitterBufferMs ?? 0) {
             throw ValidationError(problem)
         }
         _ = try Self.crosstalkGroups(crosstalkGroup)
@@ -175,7 +180,7 @@ struct Serve: AsyncParsableCommand {
                                   + "(it has \(drums.names.joined(separator: ", ")))")
         }
         let rule = CrosstalkCanceller.Configuration(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio,
-                                                    hold: jitterBufferMs / 1000)
+                                                    hold: (jitterBufferMs ?? 0) / 1000)
         let crosstalk = groups.isEmpty ? nil : CrosstalkGroups(groups, rule)
         if !groups.isEmpty {
             printError("drumbrain: crosstalk cancelled within " + groups.map { $0.joined(separator: "+") }.joined(separator: ", ")
@@ -191,8 +196,14 @@ struct Serve: AsyncParsableCommand {
                        + "share a stand (\(WireText.printable(receiver, prose: true)) feels about "
                        + "\(DecimalFormatting.string(coupling * 100, decimals: 0)) % of the other's strikes); its crosstalk is cancelled")
         }) : nil
+        // Without --jitter-buffer-ms the brain chooses the latency, and says it when it rises.
+        let periodMicros = Int64(period) * 1_000_000 / Int64(rate)
+        let latency = jitterBufferMs != nil ? nil : LatencyChooser(.init(periodMicros: periodMicros)) { micros, padKey in
+            printError("drumbrain: latency from strike to sound \(DecimalFormatting.string(Double(micros) / 1000, decimals: 1)) ms "
+                       + "(pad \"\(WireText.printable(padKey, prose: true))\" needs it; --jitter-buffer-ms sets it)")
+        }
         let router = HitRouter(player: engine, drums: drums, crosstalk: crosstalk, stands: stands,
-                               jitterMicros: Int64(jitterBufferMs * 1000))
+                               jitterMicros: Int64((jitterBufferMs ?? 0) * 1000), latency: latency)
         // Each received hit, for its line and its burst, on the printer's own thread; none when
         // neither is wanted. Its start is reported once the period it starts in is rendered: the
         // jitter buffer and the device's buffer after it arrived. A device that stands still can
@@ -203,7 +214,7 @@ struct Serve: AsyncParsableCommand {
         let sinks = HitPrinter.Sinks(line: writeLine,
                                      burst: { drum, velocity, latency in visual?.hit(drum: drum, velocity: velocity, latencyMicros: latency) },
                                      brainTime: { micros in visual?.started(brainMicros: micros) })
-        let startWaitMicros = Int64(jitterBufferMs * 1000) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
+        let startWaitMicros = (latency?.configuration.maxMicros ?? Int64((jitterBufferMs ?? 0) * 1000)) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
         let printer: HitPrinter? = quiet && visual == nil ? nil : HitPrinter(
             started: engine.mixer.started, rate: rate, startWaitMicros: startWaitMicros,
             audioRunning: { engine.isRendering }, kitDrums: { drums.names }, sinks: sinks)

@@ -1,0 +1,160 @@
+import Monotonic
+import Synchronization
+
+/// The brain's one latency from strike to sound, chosen from what it measures when the user sets
+/// none (`drumbrain` without `--jitter-buffer-ms`; docs/timing.md).
+///
+/// Every hit of a pad with clock sync starts at its strike time plus this latency, so the
+/// spacing the drummer played is kept: a hit's own delays (its detector's scan, a sensor that
+/// reports in bursts, the network) vary from hit to hit, and a listener hears that variation
+/// far more than a steady delay. The latency must cover the latest a hit arrives, so the brain
+/// measures it per pad: how long after its strike each hit arrives (its *lateness*), the second
+/// largest of the pad's last `window` (64) hits (one stray hit late by a network hiccup does not
+/// move it). Until a pad has shown `window / 4` (16) hits, its lateness is assumed to be at least
+/// four of its sensor periods + 2 ms (where a detector that dates strikes to their onset and
+/// scans for their peak fires: 42 ms at 100 Hz, 18 ms at 250 Hz). The latency is the largest
+/// over the pads heard from lately, plus the audio period (a hit must be queued before the
+/// period it starts in is rendered) and `marginMicros`.
+///
+/// It rises at once when a pad needs it (the hits before played late, and are counted); it
+/// falls only once the lower value has held for `fallAfterMicros`, so it does not wander with
+/// each hit. It never exceeds `maxMicros`: a pad later than that plays its hits late rather
+/// than hold every pad back.
+///
+/// The same latency lets the stands' crosstalk decisions wait for free: a weak hit waits for
+/// the strike that could explain it until its slot (`StandCrosstalk.decide(slotMicros:)`).
+///
+/// Thread safety: any thread (a mutex, uncontended: one producer of hits).
+public final class LatencyChooser: Sendable {
+    /// The chooser's settings.
+    public struct Configuration: Sendable, Equatable {
+        /// The audio period, µs (the live brain's; a replay uses the live default's).
+        public var periodMicros: Int64
+        /// Added on top, µs.
+        public var marginMicros: Int64 = 1_000
+        /// The most latency chosen, µs.
+        public var maxMicros: Int64 = 100_000
+        /// Hits per pad the lateness is taken from.
+        public var window = 64
+        /// A pad not heard from for this long no longer counts, µs.
+        public var forgetMicros: Int64 = 30_000_000
+        /// How long a lower latency must hold before the latency falls to it, µs.
+        public var fallAfterMicros: Int64 = 10_000_000
+        /// Pads followed at most (a brain's worth; hits of others play at the latency chosen).
+        public var maxPads = 64
+
+        /// The defaults for an audio period of `periodMicros`.
+        public init(periodMicros: Int64) {
+            self.periodMicros = max(0, periodMicros)
+        }
+    }
+
+    /// The live default's audio period: 128 frames at 48 kHz, µs.
+    public static let defaultPeriodMicros: Int64 = 2_667
+
+    fileprivate struct Pad {
+        var recent: [Int64] = []
+        var next = 0
+        var seen = 0
+        var periodMicros: Int64?
+        var lastMicros: Int64 = 0
+    }
+
+    private struct State {
+        var pads: [String: Pad] = [:]
+        var latency: Int64
+        var lowerSince: Int64?
+    }
+
+    /// The settings in force.
+    public let configuration: Configuration
+    private let state: Mutex<State>
+    /// Told each rise (the new latency, µs, and the pad that needed it), on the deciding thread.
+    private let onRise: @Sendable (_ latencyMicros: Int64, _ padKey: String) -> Void
+
+    /// A chooser starting from the audio period and margin alone.
+    public init(_ configuration: Configuration, onRise: @escaping @Sendable (Int64, String) -> Void = { _, _ in }) {
+        self.configuration = configuration
+        self.onRise = onRise
+        state = Mutex(State(latency: min(configuration.maxMicros, configuration.periodMicros + configuration.marginMicros)))
+    }
+
+    /// The latency now, µs.
+    public var latencyMicros: Int64 { state.withLock { $0.latency } }
+
+    /// Takes a hit of pad `padKey` (sensor `rateHz` if known) that arrived at `arrivalMicros`,
+    /// `latenessMicros` after its strike (nil: the pad has no clock sync), and returns the
+    /// latency to schedule it with.
+    public func note(padKey: String, rateHz: Double?, latenessMicros: Int64?, arrivalMicros: Int64) -> Int64 {
+        let (latency, rose) = choose(padKey: padKey, rateHz: rateHz, latenessMicros: latenessMicros, arrivalMicros: arrivalMicros)
+        if rose { onRise(latency, padKey) }
+        return latency
+    }
+
+    private func choose(padKey: String, rateHz: Double?, latenessMicros: Int64?, arrivalMicros: Int64)
+        -> (latencyMicros: Int64, rose: Bool)
+    {
+        state.withLock { s in
+            guard let lateness = latenessMicros else { return (s.latency, false) }
+            let c = configuration
+            let stale = { (pad: Pad) in arrivalMicros.saturatingSubtract(pad.lastMicros) > c.forgetMicros }
+            if s.pads[padKey] == nil {
+                if s.pads.count >= c.maxPads { s.pads = s.pads.filter { !stale($0.value) } }
+                guard s.pads.count < c.maxPads else { return (s.latency, false) }
+                s.pads[padKey] = Pad()
+            }
+            s.pads[padKey]!.record(min(max(lateness, 0), c.maxMicros), at: arrivalMicros, rateHz: rateHz, window: c.window)
+            var needed: Int64 = 0
+            for pad in s.pads.values where !stale(pad) { needed = max(needed, pad.lateness(window: c.window)) }
+            let target = min(c.maxMicros, needed.saturatingAdd(c.periodMicros).saturatingAdd(c.marginMicros))
+            if target > s.latency {
+                s.latency = target
+                s.lowerSince = nil
+                return (target, true)
+            }
+            if target < s.latency {
+                let since = s.lowerSince ?? arrivalMicros
+                s.lowerSince = since
+                if arrivalMicros.saturatingSubtract(since) >= c.fallAfterMicros {
+                    s.latency = target
+                    s.lowerSince = nil
+                }
+            } else {
+                s.lowerSince = nil
+            }
+            return (s.latency, false)
+        }
+    }
+}
+
+extension LatencyChooser.Pad {
+    mutating func record(_ lateness: Int64, at micros: Int64, rateHz: Double?, window: Int) {
+        if recent.count < window {
+            recent.append(lateness)
+        } else {
+            recent[next] = lateness
+        }
+        next = (next + 1) % window
+        seen += 1
+        lastMicros = micros
+        if let rateHz, rateHz.isFinite, rateHz >= 1 { periodMicros = Int64((1e6 / rateHz).rounded()) }
+    }
+
+    /// The pad's lateness: the second largest of its recent hits', and while it has shown few,
+    /// at least four sensor periods + 2 ms.
+    func lateness(window: Int) -> Int64 {
+        var largest: Int64 = 0, second: Int64 = 0
+        for value in recent {
+            if value > largest {
+                second = largest
+                largest = value
+            } else if value > second {
+                second = value
+            }
+        }
+        let measured = recent.count >= 2 ? second : largest
+        guard seen < max(2, window / 4) else { return measured }
+        let prior = 4 * (periodMicros ?? 4_000) + 2_000
+        return max(measured, prior)
+    }
+}
