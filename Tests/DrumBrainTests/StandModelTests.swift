@@ -149,6 +149,27 @@ struct StandModelTests {
         #expect(aToR.map { $0.value.upper > 0.1 } ?? true, "\(String(describing: aToR))")
     }
 
+    /// A Joy-Con delivers in bursts of 15 ms: crosstalk can arrive 15 ms before its cause, past
+    /// any hold of one period + 1 ms. With a latency (the slot, 30 ms after the strike) the weak
+    /// hit waits for its cause until its slot, adding nothing, and is taken back; without one it
+    /// has played by then.
+    @Test func crosstalkWaitsUntilItsSlotForACauseDeliveredInALaterBurst() {
+        for slotted in [true, false] {
+            let stands = StandCrosstalk()
+            var id: UInt32 = 0
+            Self.teach(stands, "a", "b", strikes: 30, strength: 3, answer: 0.24, id: &id)
+            id += 1
+            let early = id
+            let decision = stands.decide(padKey: "b", rateHz: 200, strikeMicros: 10_001_000, arrivalMicros: 10_012_000,
+                                         strength: 0.24, id: early, slotMicros: slotted ? 10_031_000 : nil)
+            #expect(decision == .play(holdMicros: slotted ? 0 : 6_000, takeBack: []), "slotted \(slotted)")
+            id += 1
+            let cause = stands.decide(padKey: "a", rateHz: 200, strikeMicros: 10_000_000, arrivalMicros: 10_027_000,
+                                      strength: 3, id: id, slotMicros: slotted ? 10_030_000 : nil)
+            #expect(cause == .play(holdMicros: 0, takeBack: slotted ? [early] : []), "slotted \(slotted)")
+        }
+    }
+
     /// A brain playing hundreds of pads judges a kit's worth and lets the rest play at once.
     @Test func padsBeyondAKitsWorthPlayUndecided() {
         let stands = StandCrosstalk()

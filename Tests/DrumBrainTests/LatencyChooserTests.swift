@@ -1,0 +1,78 @@
+import BrainCore
+import DrumAudio
+import DrumNet
+import Synchronization
+import Testing
+
+/// The latency the brain chooses when none is set (`LatencyChooser`): it covers the latest a
+/// pad's hits arrive, rises at once, falls only after holding, and no pad can push it past its
+/// ceiling.
+struct LatencyChooserTests {
+    static let period: Int64 = 2_667
+
+    /// Feeds `count` hits of `pad` 100 ms apart from `from` µs, each `lateness` µs after its strike.
+    static func feed(_ chooser: LatencyChooser, _ pad: String, rateHz: Double?, lateness: (Int) -> Int64,
+                     count: Int, from: Int64 = 0) -> Int64 {
+        var latency: Int64 = 0
+        for k in 0..<count {
+            latency = chooser.note(padKey: pad, rateHz: rateHz, latenessMicros: lateness(k), arrivalMicros: from + Int64(k) * 100_000)
+        }
+        return latency
+    }
+
+    /// A 100 Hz pad's first hit: four periods + 2 ms before its hits show more, plus the audio
+    /// period and 1 ms; said once. Its hits then arrive at most 25 ms late (one stray at 90 ms):
+    /// once it has shown 16 hits the latency falls, but only after the lower value held 10 s.
+    @Test func itCoversThePadsLatestHitsAndFallsOnlyAfterHolding() {
+        let rises = Mutex<[Int64]>([])
+        let chooser = LatencyChooser(.init(periodMicros: Self.period)) { micros, _ in rises.withLock { $0.append(micros) } }
+        #expect(chooser.latencyMicros == Self.period + 1_000)
+        let first = chooser.note(padKey: "snare", rateHz: 100, latenessMicros: 12_000, arrivalMicros: 0)
+        #expect(first == 42_000 + Self.period + 1_000)
+        #expect(rises.withLock { $0 } == [first])
+        let lateness: (Int) -> Int64 = { $0 == 40 ? 90_000 : Int64(15_000 + ($0 % 11) * 1_000) }  // 15…25 ms, one at 90
+        // 100 hits over 10 s: the prior has gone after 16, the lower value has held under 10 s.
+        #expect(Self.feed(chooser, "snare", rateHz: 100, lateness: lateness, count: 100, from: 100_000) == first)
+        // 200 more: it has held 10 s; the stray 90 ms hit, once alone among the last 64, does not count.
+        let settled = Self.feed(chooser, "snare", rateHz: 100, lateness: lateness, count: 200, from: 10_100_000)
+        #expect(settled == 25_000 + Self.period + 1_000)
+        #expect(rises.withLock { $0.count } == 1)
+    }
+
+    /// A slower pad joining raises the latency at its first hit; a pad gone for 30 s stops
+    /// counting; a pad claiming its hits arrive seconds late cannot take it past 100 ms.
+    @Test func slowPadsRaiseItGonePadsStopCountingAndItHasACeiling() {
+        let chooser = LatencyChooser(.init(periodMicros: Self.period))
+        _ = Self.feed(chooser, "fast", rateHz: 1600, lateness: { _ in 4_000 }, count: 40)
+        // Its first hit set the 1.6 kHz prior (4 × 625 µs + 2 ms); 4 s on, the lower value measured has not held 10 s.
+        #expect(chooser.latencyMicros == 4_500 + Self.period + 1_000)
+        let joined = chooser.note(padKey: "joycon", rateHz: 200, latenessMicros: 31_000, arrivalMicros: 4_000_000)
+        #expect(joined == 31_000 + Self.period + 1_000)
+        // 40 s later only the fast pad plays: after holding 10 s the latency is back to it.
+        _ = Self.feed(chooser, "fast", rateHz: 1600, lateness: { _ in 4_000 }, count: 150, from: 34_000_000)
+        #expect(chooser.latencyMicros == 4_000 + Self.period + 1_000)
+        let hostile = Self.feed(chooser, "liar", rateHz: 250, lateness: { _ in 5_000_000 }, count: 20, from: 50_000_000)
+        #expect(hostile == 100_000)
+    }
+
+    /// Through the router: a synced pad's hit starts at its strike plus the latency chosen.
+    @Test func theRouterSchedulesEachHitAtItsStrikePlusTheLatency() {
+        let player = HitRouterTests.RecordingPlayer()
+        let chooser = LatencyChooser(.init(periodMicros: Self.period))
+        let router = HitRouter(player: player, drums: DrumMap(kit: HitRouterTests.kit, generation: 1), crosstalk: nil,
+                               jitterMicros: 0, latency: chooser)
+        for k in 0..<20 {
+            let arrival = Int64(k) * 200_000 + 1_000_000
+            _ = router.route(ReceivedHit(hit: DrumHit(drum: "snare", velocity: 1), connectionID: 1, padName: "p",
+                                         receivedMicros: arrival, latencyMicros: Int64(8_000 + (k % 3) * 2_000), rateHz: 250))
+        }
+        let calls = player.calls.withLock { $0 }
+        #expect(calls.count == 20)
+        for (k, call) in calls.enumerated() {
+            let arrival = Int64(k) * 200_000 + 1_000_000
+            let strike = arrival - Int64(8_000 + (k % 3) * 2_000)
+            // The first 16 at the 250 Hz prior (18 ms + period + 1 ms), then it holds (falling waits 10 s).
+            #expect(call.atMicros.map { $0 + call.delayMicros } == strike + 18_000 + Self.period + 1_000, "hit \(k)")
+        }
+    }
+}
