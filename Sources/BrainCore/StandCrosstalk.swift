@@ -63,6 +63,7 @@ public final class StandCrosstalk: Sendable {
                 return .crosstalk
             }
             s.waiting.removeAll { takeBack.contains($0.id) }
+            s.model.markCrosstalk(takeBack)
             s.takenBack += takeBack.count
             guard let hold = s.model.hold(for: pad, strength: strength) else { return .play(holdMicros: 0, takeBack: takeBack) }
             let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)

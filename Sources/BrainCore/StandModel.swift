@@ -40,6 +40,9 @@ public struct StandModel: Sendable {
         public var priorCoupling: Double = 0.3
         /// A response is a receiver's hit at most this fraction of the source's strength.
         public var candidateRatio: Double = 0.35
+        /// How `candidateRatio` grows with how much faster the receiver's sensor is than the
+        /// source's (their period ratio to this power).
+        public var rateExponent: Double = 0.7
         /// How far above the learned coupling a hit is still its crosstalk.
         public var margin: Double = 2.5
         /// The stand's own lag, beyond the sensors' periods, µs.
@@ -47,6 +50,11 @@ public struct StandModel: Sendable {
         /// How long after its shock the stand's ringing can still fire a neighbour, µs: at 200 Hz
         /// a stand ringing at 60-130 Hz, aliased, was found up to 18 ms after the strike.
         public var ringMicros: Int64 = 8_000
+        /// After the window, for this long the stand's ringing can still fire a neighbour weakly
+        /// (at 200 Hz, a pad was found firing 26-33 ms after a loud strike beside it), µs.
+        public var ringTailMicros: Int64 = 20_000
+        /// The share of the coupling the ringing carries there.
+        public var ringTailShare: Double = 0.5
         /// A pad that played within this long before a strike may not have been able to answer
         /// it (its detector's mask and re-arm), so its silence says nothing, µs.
         public var busyMicros: Int64 = 60_000
@@ -66,6 +74,9 @@ public struct StandModel: Sendable {
         public var defaultFloor: Double = 0.3
         /// The sample period assumed for a pad that has not said its rate, µs (250 Hz).
         public var defaultPeriodMicros: Int64 = 4_000
+
+        /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
+        public var floorAllowance: Double = 1.0
 
         /// The defaults.
         public init() {}
@@ -210,16 +221,57 @@ public struct StandModel: Sendable {
     /// hit's id (and pad) if so. Crosstalk adds up: a pad between two pads struck together feels
     /// both, so the hit is weighed against the sum of what each can cause.
     public func explainingHit(receiver: Int, strikeMicros: Int64, strength: Double) -> (id: UInt32, pad: Int)? {
-        var bound = 0.0
+        var bound = Bound()
         var strongest: (id: UInt32, pad: Int, share: Double)?
         for earlier in recent where earlier.pad != receiver && earlier.isSource {
             guard let share = crosstalk(from: earlier.pad, at: earlier.strikeMicros, strength: earlier.strength,
                                         on: receiver, at: strikeMicros) else { continue }
-            bound += share
+            bound.add(share, coupled: coupling(PairKey(source: earlier.pad, receiver: receiver)).coupled)
             if share > strongest?.share ?? 0 { strongest = (earlier.id, earlier.pad, share) }
         }
-        guard let strongest, strength <= bound else { return nil }
+        guard let strongest, strength <= bound.value(allowance: floorAllowance(receiver)) else { return nil }
         return (strongest.id, strongest.pad)
+    }
+
+    /// The most a response on `receiver` can be of a strike on `source`, as a ratio of
+    /// strengths: `candidateRatio`, raised when the receiver's sensor is faster. A strike's shock
+    /// lasts 1-3.5 ms: a 1.6 kHz sensor reads it nearly whole, a 100 Hz one behind its 45 Hz
+    /// low-pass a tenth to a third of it, so crosstalk read at 1.6 kHz of a strike read at
+    /// 100 Hz can be as strong as the strike.
+    func candidateRatio(_ source: Int, _ receiver: Int) -> Double {
+        let faster = Double(periods[source]) / Double(max(periods[receiver], 1))
+        return faster > 1 ? configuration.candidateRatio * pow(faster, configuration.rateExponent) : configuration.candidateRatio
+    }
+
+    /// How much crosstalk the hits around a receiver's hit can cause together. Learned couplings
+    /// add up (a pad between two pads struck together feels both); the prior, a guess that each
+    /// pair may be coupled, counts once, for the strongest, or a unison of two loud pads would
+    /// explain a third pad's real strike. The receiver's floor allowance comes with a learned
+    /// coupling only.
+    struct Bound {
+        private var coupled = 0.0
+        private var assumed = 0.0
+        private var anyCoupled = false
+
+        mutating func add(_ share: Double, coupled isCoupled: Bool) {
+            if isCoupled {
+                coupled += share
+                anyCoupled = true
+            } else {
+                assumed = max(assumed, share)
+            }
+        }
+
+        func value(allowance: Double) -> Double {
+            coupled + assumed + (anyCoupled ? allowance : 0)
+        }
+    }
+
+    /// What a receiver's detector adds to any crosstalk it fires on, whatever its cause: near its
+    /// softest hits, its own noise and where its samples fell decide the strength read, not the
+    /// coupling, so a ratio of two weak hits says little.
+    private func floorAllowance(_ receiver: Int) -> Double {
+        configuration.floorAllowance * (floors[receiver] ?? configuration.defaultFloor)
     }
 
     /// The most crosstalk a hit on `source` (at `sourceMicros`, `strength` g) can cause on
@@ -228,8 +280,10 @@ public struct StandModel: Sendable {
                            at receiverMicros: Int64) -> Double? {
         let w = window(source, receiver)
         let lag = receiverMicros.saturatingSubtract(sourceMicros)
-        guard lag >= -w.before && lag <= w.after else { return nil }
-        return coupling(PairKey(source: source, receiver: receiver)).value * strength
+        guard lag >= -w.before && lag <= w.after.saturatingAdd(configuration.ringTailMicros) else { return nil }
+        // Past the window, the stand's ringing: fading, and only ever weak.
+        let fading = lag > w.after ? configuration.ringTailShare : 1
+        return coupling(PairKey(source: source, receiver: receiver)).value * strength * fading
     }
 
     /// The waiting hits (given as recent hits on other pads) that the new hit on `source` explains:
@@ -241,12 +295,14 @@ public struct StandModel: Sendable {
             guard hit.pad != source,
                   let share = crosstalk(from: source, at: strikeMicros, strength: strength, on: hit.pad, at: hit.strikeMicros)
             else { return nil }
-            var bound = share
+            var bound = Bound()
+            bound.add(share, coupled: coupling(PairKey(source: source, receiver: hit.pad)).coupled)
             for earlier in recent where earlier.pad != hit.pad && earlier.isSource && earlier.id != hit.id {
-                bound += crosstalk(from: earlier.pad, at: earlier.strikeMicros, strength: earlier.strength,
-                                   on: hit.pad, at: hit.strikeMicros) ?? 0
+                guard let more = crosstalk(from: earlier.pad, at: earlier.strikeMicros, strength: earlier.strength,
+                                           on: hit.pad, at: hit.strikeMicros) else { continue }
+                bound.add(more, coupled: coupling(PairKey(source: earlier.pad, receiver: hit.pad)).coupled)
             }
-            return hit.strength <= bound ? hit.id : nil
+            return hit.strength <= bound.value(allowance: floorAllowance(hit.pad)) ? hit.id : nil
         }
     }
 
@@ -265,6 +321,13 @@ public struct StandModel: Sendable {
         return found
     }
 
+    /// Marks the hits numbered `ids` as crosstalk after all (taken back while they waited): they
+    /// neither cause crosstalk nor count as strikes.
+    public mutating func markCrosstalk(_ ids: [UInt32]) {
+        guard !ids.isEmpty else { return }
+        for k in recent.indices where ids.contains(recent[k].id) { recent[k].isSource = false }
+    }
+
     /// Settles the strikes whose windows closed before `nowMicros`, in hindsight: a hit that
     /// no much stronger hit on another pad surrounds is a strike, and each other pad either
     /// answered it with a weak hit in its window (a response: its ratio moves the coupling) or
@@ -278,9 +341,12 @@ public struct StandModel: Sendable {
             let strike = recent[k]
             guard nowMicros.saturatingSubtract(strike.strikeMicros) > longest else { continue }
             recent[k].settled = true
+            // A hit judged crosstalk (on arrival, or taken back) is no strike.
+            guard strike.isSource else { continue }
             // A strike, in hindsight, unless a much stronger hit on another pad surrounds it.
             let surrounded = recent.contains { other in
-                guard other.pad != strike.pad, other.strength * c.candidateRatio >= strike.strength else { return false }
+                guard other.pad != strike.pad, other.strength * candidateRatio(other.pad, strike.pad) >= strike.strength
+                else { return false }
                 let w = window(other.pad, strike.pad)
                 let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
                 return lag >= -w.before && lag <= w.after
@@ -305,7 +371,7 @@ public struct StandModel: Sendable {
                 if telling || answered && believed * strike.strength >= floor * 1.5 {
                     pair.responseRate += ((answered ? 1 : 0) - pair.responseRate) * 0.2
                 }
-                if let response = inWindow.filter({ $0.strength <= c.candidateRatio * strike.strength })
+                if let response = inWindow.filter({ $0.strength <= candidateRatio(strike.pad, receiver) * strike.strength })
                     .max(by: { $0.strength < $1.strength }) {
                     let ratio = response.strength / strike.strength
                     let lag = response.strikeMicros.saturatingSubtract(strike.strikeMicros)
@@ -334,7 +400,7 @@ public struct StandModel: Sendable {
                 }
             }
         }
-        recent.removeAll { $0.settled && nowMicros.saturatingSubtract($0.strikeMicros) > 3 * longest }
+        recent.removeAll { $0.settled && nowMicros.saturatingSubtract($0.strikeMicros) > 3 * longest + c.ringTailMicros }
         return found
     }
 
