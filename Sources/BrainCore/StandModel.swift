@@ -353,6 +353,17 @@ public struct StandModel: Sendable {
             }
             guard !surrounded, strike.strength > 0 else { continue }
             for receiver in padKeys.indices where receiver != strike.pad {
+                // Another strike around it, on a third pad, could as well have caused what the
+                // receiver felt: a hit there says nothing of this pair (a ride struck with the
+                // snare on another stand would show the ride's own crosstalk as the snare's).
+                let shared = recent.contains { other in
+                    guard other.pad != strike.pad, other.pad != receiver, other.isSource,
+                          other.strength >= candidateRatio(other.pad, strike.pad) * strike.strength * 0.5 else { return false }
+                    let w = window(other.pad, receiver)
+                    let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
+                    return lag >= -w.after && lag <= w.after
+                }
+                if shared { continue }
                 let key = PairKey(source: strike.pad, receiver: receiver)
                 var pair = pairs[key] ?? Pair(prior: c.priorCoupling)
                 let w = window(strike.pad, receiver)
