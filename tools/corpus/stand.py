@@ -29,7 +29,7 @@ import numpy as np
 
 import corpus
 
-SCENARIOS = ("kit4", "mixed-rates", "two-stands", "bumps", "moved")
+SCENARIOS = ("kit4", "mixed-rates", "two-stands", "bumps", "moved", "idle-bumps")
 PROFILE_CHOICES = tuple(corpus.PROFILES) + ("mixed",)
 # `--profile mixed` (and mixed-rates by default): the pads take these in turn, 250/200/100/1600 Hz.
 MIXED_ORDER = ("dualsense", "joycon", "phone", "adxl345")
@@ -283,6 +283,9 @@ def make_scene(scenario, seconds, seed, profile=None):
                 Pad("floortom", "floortom", "B"), Pad("ride", "ride", "B")]
         stands = {"A": {"pads": ["snare", "racktom"], "others": []},
                   "B": {"pads": ["floortom", "ride"], "others": []}}
+    elif scenario == "idle-bumps":
+        pads = [Pad("pad", "snare", "A", idle=True)]
+        stands = {"A": {"pads": ["pad"], "others": [{"name": "cymbal", "kind": "crash cymbal"}]}}
     else:  # bumps
         pads = [Pad("snare", "snare", "A"), Pad("racktom", "racktom", "A")]
         stands = {"A": {"pads": ["snare", "racktom"], "others": [{"name": "cymbal", "kind": "crash cymbal"}]}}
@@ -307,10 +310,19 @@ def make_scene(scenario, seconds, seed, profile=None):
         pl = play(rng, seconds, "snare", ["racktom", "floortom"], ride="ride")
     elif scenario == "bumps":
         pl = play(rng, seconds, "snare", ["racktom"], ghost_rate=0.55)
+    elif scenario == "idle-bumps":
+        pl = Player(rng, seconds)
     else:
         pl = play(rng, seconds, "snare", ["racktom", "floortom"])
     scene.events = pl.events
 
+    if scenario == "idle-bumps":
+        # A pad never struck, on a stand whose cymbal is played 0.3-1.5 s apart: every bump
+        # (0.15-1.0 g at the pad) must leave it silent.
+        t = corpus.LEAD_S + rng.uniform(0.2, 0.8)
+        while t < seconds - corpus.TAIL_S - 0.1:
+            scene.events.append(Event(t, "pad", u(rng, BUMP_RANGE), "bump", "cymbal", source="cymbal"))
+            t += rng.uniform(0.3, 1.5)
     if scenario == "bumps":
         # The cymbal on the snare's stand, struck 0.4-2 s apart: each strike bumps the snare
         # (0.15-1.0 g) and the rack tom (a third to a half of that). Not strikes, never labelled;
