@@ -398,7 +398,9 @@ public struct StandModel: Sendable {
                     }
                     pair.responses += 1
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
-                } else if !answered && telling {
+                } else if !answered && telling && pair.responseRate < c.minimumResponseRate {
+                    // A pair that mostly stays silent is bounded by its silences; one that
+                    // answers often is not (a detector's bump test lets smooth crosstalk by).
                     pair.upper = min(pair.upper, c.silenceMargin * floor / strike.strength)
                 }
                 // Forgetting: the evidence fades with each strike of the source.
