@@ -382,3 +382,33 @@ def test_fixtures_are_what_the_tool_makes(tmp_path, args, name):
     with open(os.path.join(FIXTURES, "README.md"), encoding="utf-8") as f:
         readme = f.read()
     assert "tools/corpus/stand --out Tests/Fixtures/stands " + " ".join(args) in readme
+
+
+def test_idle_bumps_has_one_pad_never_struck_bumped_across_the_range():
+    scene = stand.make_scene("idle-bumps", 60.0, 3)
+    assert [p.name for p in scene.pads] == ["pad"] and scene.pads[0].idle
+    assert scene.stands["A"]["others"], "a cymbal shares the stand"
+    kinds = {e.kind for e in scene.events}
+    assert kinds == {"bump"}
+    levels = [e.strength for e in scene.events]
+    assert len(levels) >= 40 and min(levels) >= stand.BUMP_RANGE[0] and max(levels) <= stand.BUMP_RANGE[1]
+    assert max(levels) > 0.8, "bumps reach about 1 g"
+
+
+def test_stand_table_runs_the_benchmark_as_a_user_would(tmp_path):
+    build = os.path.join(ROOT, ".build", "debug")
+    if not all(os.access(os.path.join(build, t), os.X_OK) for t in ("drumbrain", "drumpad")):
+        pytest.skip("drumbrain and drumpad are not built")
+    script = os.path.join(HERE, "stand-table")
+    args = [sys.executable, script, "--seeds", "4", "--classes", "adxl345", "--seconds", "12", "--work", str(tmp_path),
+            "--build", build]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "stand-table: adxl345 seed 4" in out.stderr
+    row = next(line for line in out.stdout.splitlines() if line.startswith("| 1.6 kHz ADXL345 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    # Twelve seconds of a 1.6 kHz stand: every strike on its pad, the idle pad and the bumped pad silent.
+    assert float(cells[1]) >= 0.95 and cells[2] == "0" and cells[5] == "0", row
+    assert cells[4].startswith("0.00 / "), row
+    bad = subprocess.run([sys.executable, script, "--classes", "theremin"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown class theremin" in bad.stderr
