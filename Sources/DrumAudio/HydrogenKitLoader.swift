@@ -6,8 +6,15 @@ import FoundationXML
 /// Loads Hydrogen `drumkit.xml` kits (docs/architecture.md, Kits): instruments become drums named by
 /// `KitLoader.drumName(from:)`; `pan` (−1…1), or `pan_L`/`pan_R` in older kits, becomes the
 /// azimuth; instrument `volume` × `gain` (× component gain) becomes the gain; each layer's
-/// `min`/`max` its velocity range, and its own `gain` scales its sample. Both layouts are read:
-/// layers directly under `instrument` (older) and under `instrumentComponent` (0.9.7 and later).
+/// `min`/`max` its velocity range, and its own `gain` scales its sample. Every form Debian's kits
+/// use is read: the oldest, where an instrument names its one sample with `<filename>` itself
+/// (HardElectro1, Millo-Drums_v.1, rumpf_kit_z01_h2); layers directly under `instrument`; and
+/// layers under `instrumentComponent` (0.9.7 and later).
+///
+/// A sample file that is missing or unreadable leaves out only what needs it, as Hydrogen does:
+/// its layer, and an instrument with no layer left. So is an instrument the kit mutes
+/// (`<isMuted>true`), as Hydrogen plays it: silent. Each is said once in `Kit.leftOut`; a kit
+/// with nothing left to play is an error.
 public enum HydrogenKitLoader {
     /// A parsed XML element: its name, text, and children.
     final class Element {
@@ -47,6 +54,14 @@ public enum HydrogenKitLoader {
         }
     }
 
+    /// One layer as the file describes it.
+    struct LayerSpec {
+        var filename: String?
+        var minVelocity: Double
+        var maxVelocity: Double
+        var gain: Double
+    }
+
     /// Loads `file` (a drumkit.xml), samples relative to its folder, converted to `sampleRate`.
     public static func load(_ file: String, sampleRate: Double) throws(DrumAudioError) -> Kit {
         let folder = (file as NSString).deletingLastPathComponent
@@ -78,6 +93,9 @@ public enum HydrogenKitLoader {
             throw .badKit(path: file, detail: "no <instrumentList> with instruments")
         }
         var drums: [Kit.Drum] = []
+        var leftOut: [String] = []
+        var failedFiles: [String: String] = [:]  // sample file → why, so each is tried and said once
+        var muted: [String] = []
         for instrument in instruments {
             let instrumentName = instrument.string("name") ?? ""
             var name = KitLoader.drumName(from: instrumentName)
@@ -88,11 +106,22 @@ public enum HydrogenKitLoader {
                 suffix += 1
             }
             name = unique
-            let layerElements: [(Element, Double)] = instrument.all("layer").map { ($0, 1) }
+            var layerSpecs: [LayerSpec] = (instrument.all("layer").map { ($0, 1.0) }
                 + instrument.all("instrumentComponent").flatMap { component in
                     component.all("layer").map { ($0, component.number("gain") ?? 1) }
+                }).map { layer, componentGain in
+                    LayerSpec(filename: layer.string("filename"), minVelocity: layer.number("min") ?? 0,
+                              maxVelocity: layer.number("max") ?? 1, gain: (layer.number("gain") ?? 1) * componentGain)
                 }
-            guard !layerElements.isEmpty else { continue }  // an empty slot: nothing to play
+            if layerSpecs.isEmpty, let filename = instrument.string("filename"), !filename.isEmpty {
+                // The oldest form: the instrument names its one sample itself.
+                layerSpecs = [LayerSpec(filename: filename, minVelocity: 0, maxVelocity: 1, gain: 1)]
+            }
+            guard !layerSpecs.isEmpty else { continue }  // an empty slot: nothing to play
+            if instrument.string("isMuted") == "true" {  // silent in Hydrogen too (Millo-Drums' spare slots)
+                muted.append(instrumentName)
+                continue
+            }
             let pan: Double
             if let value = instrument.number("pan") {
                 pan = value
@@ -101,24 +130,50 @@ public enum HydrogenKitLoader {
             }
             let gain = (instrument.number("volume") ?? 1) * (instrument.number("gain") ?? 1)
             var layers: [Kit.Layer] = []
-            for (layer, componentGain) in layerElements {
-                guard let filename = layer.string("filename"), !filename.isEmpty else {
+            for spec in layerSpecs {
+                guard let filename = spec.filename, !filename.isEmpty else {
                     throw .badKit(path: file, detail: "instrument \"\(instrumentName)\": a layer has no <filename>")
                 }
-                var buffer = try KitLoader.loadSample(filename, kit: file, drum: name, sampleRate: sampleRate)
-                let layerGain = Float((layer.number("gain") ?? 1) * componentGain)
+                if failedFiles[filename] != nil { continue }
+                var buffer: AudioBuffer
+                do {
+                    buffer = try KitLoader.loadSample(filename, kit: file, drum: name, sampleRate: sampleRate)
+                } catch {
+                    switch error {
+                    case .sampleNotFound(_, _, _, let lookedIn):
+                        failedFiles[filename] = "not found in \(lookedIn)"
+                    case .unreadableSample(_, _, _, let reason):
+                        failedFiles[filename] = "unreadable: \(reason)"
+                    default:
+                        throw error
+                    }
+                    leftOut.append("sample \(filename) (instrument \"\(instrumentName)\"): \(failedFiles[filename]!); left out")
+                    continue
+                }
+                let layerGain = Float(spec.gain)
                 if layerGain != 1 {
                     let scaled = (0..<(buffer.frames * buffer.channels)).map { buffer.samples[$0] * layerGain }
                     buffer = AudioBuffer(interleaved: scaled, channels: buffer.channels, sampleRate: buffer.sampleRate)
                 }
-                layers.append(Kit.Layer(buffer: buffer, minVelocity: max(0, min(1, layer.number("min") ?? 0)),
-                                        maxVelocity: max(0, min(1, layer.number("max") ?? 1)), source: filename))
+                layers.append(Kit.Layer(buffer: buffer, minVelocity: max(0, min(1, spec.minVelocity)),
+                                        maxVelocity: max(0, min(1, spec.maxVelocity)), source: filename))
+            }
+            guard !layers.isEmpty else {
+                leftOut.append("instrument \"\(instrumentName)\" (\(name)): no sample left; left out")
+                continue
             }
             drums.append(Kit.Drum(name: name, azimuth: max(-90, min(90, pan * 90)), gain: max(0, min(4, gain)),
                                   layers: layers))
         }
-        guard !drums.isEmpty else { throw .badKit(path: file, detail: "no instrument has a sample") }
-        return Kit(name: kitName, drums: drums, sampleRate: sampleRate)
+        if !muted.isEmpty {
+            leftOut.append("instrument\(muted.count == 1 ? "" : "s") " + muted.map { "\"\($0)\"" }.joined(separator: ", ")
+                           + ": muted in the kit (<isMuted>); left out")
+        }
+        guard !drums.isEmpty else {
+            throw .badKit(path: file, detail: "no instrument has a sample"
+                          + (leftOut.isEmpty ? "" : " (" + leftOut.joined(separator: "; ") + ")"))
+        }
+        return Kit(name: kitName, drums: drums, sampleRate: sampleRate, leftOut: leftOut)
     }
 
     /// The offset of the first processing instruction `<?target?>` with no data after its target,

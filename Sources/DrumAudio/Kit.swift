@@ -9,12 +9,16 @@ public final class Kit: Sendable {
     public let drums: [Drum]
     /// The rate every sample is at.
     public let sampleRate: Double
+    /// What the kit file named and the kit left out, one line each (a sample file missing or
+    /// unreadable, and an instrument with no sample left), for the user to be told.
+    public let leftOut: [String]
 
     /// Creates a kit.
-    public init(name: String, drums: [Drum], sampleRate: Double) {
+    public init(name: String, drums: [Drum], sampleRate: Double, leftOut: [String] = []) {
         self.name = name
         self.drums = drums
         self.sampleRate = sampleRate
+        self.leftOut = leftOut
     }
 
     /// The index of the drum named `name`, or nil.

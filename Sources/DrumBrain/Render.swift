@@ -35,6 +35,7 @@ struct Render: ParsableCommand {
     func run() throws {
         let kitPath = try kit ?? BundledKit.path()
         let loaded = try KitLoader.load(kitPath)
+        for line in loaded.leftOut { printError("drumbrain render: kit \(kitPath): \(line)") }
         let list = try OfflineRender.readHits(hits)
         let (samples, unknown) = OfflineRender.render(kit: loaded, hits: list)
         try samples.withUnsafeBufferPointer { buffer in
@@ -62,7 +63,8 @@ struct CheckKit: ParsableCommand {
     func run() throws {
         let kitPath = try path ?? BundledKit.path()
         let kit = try KitLoader.load(kitPath)
-        print("kit \"\(kit.name)\" (\(kitPath)): \(kit.drums.count) drums at \(Int(kit.sampleRate)) Hz")
+        print("kit \"\(kit.name)\" (\(kitPath)): \(kit.drums.count) drums at \(Int(kit.sampleRate)) Hz"
+              + (kit.leftOut.isEmpty ? "" : "; \(kit.leftOut.count) left out (below)"))
         for drum in kit.drums {
             let layers = drum.layers.map { layer in
                 "\(layer.source) [\(DecimalFormatting.string(layer.minVelocity, decimals: 3))…\(DecimalFormatting.string(layer.maxVelocity, decimals: 3))] "
@@ -72,6 +74,7 @@ struct CheckKit: ParsableCommand {
             print("  \(drum.name): azimuth \(DecimalFormatting.string(drum.azimuth, decimals: 1))°, gain \(DecimalFormatting.string(drum.gain, decimals: 3)); "
                   + layers.joined(separator: "; "))
         }
+        for line in kit.leftOut { print("left out: \(line)") }
     }
 }
 

@@ -80,6 +80,7 @@ struct KitReplayCommand: ParsableCommand {
     func run() throws {
         let kitPath = try kit ?? BundledKit.path()
         let loadedKit = try KitLoader.load(kitPath)
+        for line in loadedKit.leftOut { printError("drumbrain replay: kit \(kitPath): \(line)") }
         var pads: [KitReplay.Pad] = []
         for path in logs {
             let found: PadLogDetection.Detected

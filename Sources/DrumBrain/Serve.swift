@@ -155,6 +155,7 @@ struct Serve: AsyncParsableCommand {
         let key = try loadKey()
         let kitPath = try kit ?? BundledKit.path()
         let loadedKit = try KitLoader.load(kitPath, sampleRate: Double(rate))
+        for line in loadedKit.leftOut { printError("drumbrain: kit \(kitPath): \(line)") }
         // (reloaded on SIGHUP, below)
         let engine = try AudioEngine(kit: loadedKit, configuration: .init(
             output: AudioEngine.Output(output)!, sampleRate: rate, periodFrames: period, periods: periods,
@@ -252,6 +253,7 @@ struct Serve: AsyncParsableCommand {
             source.setEventHandler {
                 do {
                     let fresh = try KitLoader.load(kitPath, sampleRate: Double(rate))
+                    for line in fresh.leftOut { printError("drumbrain: kit \(kitPath): \(line)") }
                     let generation = engine.mixer.swap(to: fresh)
                     drums.replace(kit: fresh, generation: generation)
                     visual?.setKit(fresh)

@@ -1,3 +1,4 @@
+import Console
 import DrumAudio
 
 /// `drumpad run --local`: the pad plays its own drum on its own audio output too, through the
@@ -19,6 +20,7 @@ final class LocalPlayback {
             throw DrumPadError.usage("--local-output must be alsa:DEVICE, wav:FILE or null, not \"\(output)\"")
         }
         let kit = try KitLoader.load(path, sampleRate: 48_000)
+        for line in kit.leftOut { printError("drumpad: --local kit \(path): \(line)") }
         guard let index = kit.drums.firstIndex(where: { $0.name == drum }) else {
             throw DrumPadError.usage("--local: kit \"\(kit.name)\" (\(path)) has no drum \"\(drum)\"; it has "
                                      + kit.drums.map(\.name).joined(separator: ", "))
