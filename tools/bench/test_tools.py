@@ -266,3 +266,18 @@ def test_groove_places_strikes_on_the_beat_grid(tmp_path):
     assert all(abs(t - e) < 0.02 for t, e in zip(times, expected))
     # And the default detector finds each exactly once.
     assert [float(h[1]) for h in reference_hits(out)] == pytest.approx(times, abs=1e-6)
+
+
+def test_kit_load_measures_each_kit_in_a_fresh_process():
+    brain = os.path.join(REPO, ".build", "debug", "drumbrain")
+    if not os.access(brain, os.X_OK):
+        pytest.skip("drumbrain is not built")
+    script = os.path.join(HERE, "kit-load")
+    out = subprocess.run([sys.executable, script, "--runs", "1", "--brain", brain, os.path.join(REPO, "Samples", "kit")],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ") and not line.startswith("| kit | drums")]
+    cells = [c.strip() for c in rows[-1].strip("|").split("|")]
+    # The bundled kit: 7 drums, nothing left out, a load time and a resident size that are numbers.
+    assert cells[0] == "kit" and cells[1] == "7" and cells[2] == "0", rows
+    assert float(cells[4].split()[0]) > 0 and float(cells[5].split()[0]) > 5, rows
