@@ -67,6 +67,9 @@ public func serveFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let readSize = Int(input[0] % 64) + 1
     let options = input[1]
     let jitterMicros: Int64 = [0, 30_000, 200_000, 0][Int(options & 3)]
+    // The fourth: no buffer set, so the brain chooses the latency from the hits' times (its default).
+    let latency = options & 3 == 3 ? LatencyChooser(.init(periodMicros: 2_667)) : nil
+    let longestWait = latency?.configuration.maxMicros ?? jitterMicros
     let groups: [[String]] = options & 4 != 0 ? [["snare", "racktom"]] : []
     // The audio clock's origin: at the brain's start, or far from the network's clock.
     var now: Int64 = 5_000_000_000
@@ -77,7 +80,7 @@ public func serveFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let crosstalk = groups.isEmpty ? nil : CrosstalkGroups(groups, CrosstalkCanceller.Configuration(hold: Double(jitterMicros) / 1e6))
     // Without a group, the learned stands decide (the brain's default), keyed by pad name.
     let router = HitRouter(player: player, drums: drums, crosstalk: crosstalk,
-                           stands: crosstalk == nil ? StandCrosstalk() : nil, jitterMicros: jitterMicros)
+                           stands: crosstalk == nil ? StandCrosstalk() : nil, jitterMicros: jitterMicros, latency: latency)
     var connection = BrainConnection(connectionID: 1, address: "fuzz", brainName: "b", kitName: "k", nowMicros: now)
     var actions: [BrainConnection.Action] = []
     var routed: [UInt32: RoutedHit] = [:]
@@ -95,7 +98,7 @@ public func serveFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 if let latency { precondition(latency.magnitude <= 10_000_000, "a latency beyond the limit was trusted") }
                 let received = ReceivedHit(hit: hit, connectionID: 1, padName: connection.statistics.padName,
                                            receivedMicros: now, latencyMicros: latency)
-                player.latestAllowedMicros = now.saturatingAdd(jitterMicros)
+                player.latestAllowedMicros = now.saturatingAdd(longestWait)
                 let result = router.route(received)
                 switch result.disposition {
                 case .queued(let number): routed[number] = result
