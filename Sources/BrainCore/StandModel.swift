@@ -4,30 +4,32 @@ import Glibc
 import Monotonic
 
 /// What the brain has learned of its stands: how much of a strike on one pad each other pad
-/// feels, learned from the playing, with no configuration (docs/crosstalk.md).
+/// feels, learned from the playing, with no configuration (docs/crosstalk.md, "Learned stands").
 ///
 /// A strike shakes its stand, and the other pads on it feel a weak copy within a millisecond or
 /// two: crosstalk. Per ordered pair of pads (source → receiver, keyed by pad, not drum) the model
-/// keeps what the hits show:
-/// - **responses:** a receiver's hit close after a source's, much weaker than it (at most
-///   `candidateRatio` of its strength): crosstalk, or a soft note played with it. Their ratios
-///   give the coupling (`estimate`: a running median-like value, robust to the odd soft note).
-/// - **silences:** a source's strike the receiver did not answer at all: the coupling is then less
-///   than the receiver's softest hit over the strike's strength (`upper`), since a coupling that
+/// keeps what the hits show, in hindsight, once every hit around a strike has arrived (`settle`):
+/// - **strikes:** hits not judged crosstalk that no much stronger hit on another pad surrounds; a
+///   strike with another strike around it on a third pad teaches nothing of the pair.
+/// - **responses:** a receiver's hit in the window, much weaker than the strike (at most
+///   `candidateRatio` of it, more where the receiver's sensor is faster: `candidateRatio(_:_:)`).
+///   Their ratios give the coupling (`estimate`: a running median, robust to the soft note played
+///   with a strike, which only ever reads high).
+/// - **silences:** a strike the receiver did not answer while it could have (past its own last
+///   hit's mask and ringing, and the crosstalk believed well above its softest hit). They lower
+///   the response rate, and bound a pair that mostly stays silent (`upper`): a coupling that
 ///   large would have fired it. A pad on another stand is bounded this way in a few strikes.
 ///
-/// A pair is *coupled* once it has answered `minimumResponses` strikes and answers most strikes
-/// strong enough to show through (`responseRate`). Before any evidence, a pair is assumed to be
-/// coupled up to `priorCoupling` (the stand's shake rarely exceeds 10 % of a strike), so the
-/// first minute is already right; silences bring it down within a few strikes for pads on other
-/// stands.
+/// A pair is *coupled* once it has answered `minimumResponses` strikes and at least
+/// `minimumResponseRate` of those that could show through. Before any evidence, a pair is assumed
+/// coupled up to `priorCoupling`, so the first strikes are already judged.
 ///
-/// A hit is crosstalk when a hit on another pad, close enough in time, explains its strength:
-/// `strength ≤ coupling × margin × source strength` for a coupled pair, `≤ bound × source
-/// strength` for one that is not (only hits at the pad's own softest level). Times are strike
-/// times on one clock; the window is the sensors' periods either side plus the stand's lag, and
-/// a hit cannot be caused by one struck clearly after it (a flam's grace note before its main
-/// stroke plays).
+/// A hit is crosstalk when the hits on other pads around it explain its strength (`Bound`): each
+/// coupled pair's `margin` × coupling × source strength, added up, plus the receiver's softest
+/// hit (`floorAllowance`) for its own noise; the prior counts once, for the strongest neighbour.
+/// The window is on strike times (one clock): two sensor periods before the source, to the
+/// stand's lag, two periods and its ringing after, then `ringTailMicros` more at
+/// `ringTailShare` of the coupling.
 ///
 /// Forgetting: every learned value decays towards the prior with each new strike of its source
 /// (`forgetting`), so a pad moved to another stand is learned afresh within tens of strikes.

@@ -1,0 +1,54 @@
+import DrumNet
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let bigKitsInstalled = access("/usr/share/hydrogen/data/drumkits/BJA_Pacific/drumkit.xml", R_OK) == 0
+    && access("/usr/share/hydrogen/data/drumkits/HardElectro1/drumkit.xml", R_OK) == 0
+
+/// Loading a large kit while playing (issue 30): the brain loads it beside the old one and swaps it
+/// in, so hits keep sounding on the old kit while the new one loads.
+struct KitReloadTests {
+    /// The brain plays HardElectro1 (the oldest form) from a link; the link is pointed at BJA_Pacific (32 MB
+    /// of 44.1 kHz samples to resample, seconds to load) and the brain told to reload (SIGHUP).
+    /// Hits sent meanwhile start (their lines carry the frame they start at) before the new kit
+    /// is in; after it, they play on it.
+    @Test(.enabled(if: bigKitsInstalled, "needs Debian's hydrogen-data and hydrogen-drumkits"))
+    func hitsKeepPlayingWhileALargeKitLoads() throws {
+        let folder = "/tmp/drumtest-reload-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(folder, 0o755)
+        defer { unlink(folder + "/kit"); rmdir(folder) }
+        symlink("/usr/share/hydrogen/data/drumkits/HardElectro1", folder + "/kit")
+        let port = freePort()
+        let brain = try #require(BackgroundProcess([Program.productsFolder + "/drumbrain", "--port", "\(port)", "--output", "null",
+                                                    "--no-visual", "--stand-state", "none", "--kit", folder + "/kit"]))
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        let client = try #require(RawSocket(port: port))
+        unlink(folder + "/kit")
+        symlink("/usr/share/hydrogen/data/drumkits/BJA_Pacific", folder + "/kit")
+        kill(brain.pid, SIGHUP)
+        // Hits every 50 ms until the new kit is in (at most 60 s): both kits have a drum "snare".
+        var sent = 0
+        let deadline = Date().addingTimeInterval(60)
+        while !brain.output.contains("reloaded kit") && Date() < deadline && !brain.hasExited {
+            client.send(DrumMessage.hit(DrumHit(drum: "snare", velocity: 0.5)).packet)
+            sent += 1
+            usleep(50_000)
+        }
+        let output = brain.output
+        let reloaded = try #require(output.range(of: "drumbrain: reloaded kit \"BJA_Pacific\""), "\(output)")
+        let before = output[..<reloaded.lowerBound]
+        let startedBefore = before.components(separatedBy: "\n").filter { $0.hasPrefix("hit drum=snare") && $0.contains(" frame=") }
+        // The load took many of the 50 ms rounds, and the hits sent during it started (with their
+        // frame) before it ended, but for those of the last half second.
+        #expect(sent >= 10, "the load was quick: \(sent) rounds")
+        #expect(startedBefore.count >= sent - 10, "\(startedBefore.count) of \(sent) hits started while the kit loaded:\n\(output)")
+        client.send(DrumMessage.hit(DrumHit(drum: "snare", velocity: 0.5)).packet)
+        client.close()
+        #expect(brain.stop(signal: SIGINT) == 0)
+        #expect(brain.output.contains("\(sent + 1) hits"), "\(brain.output)")
+    }
+}
