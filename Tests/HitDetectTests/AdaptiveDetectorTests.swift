@@ -109,6 +109,47 @@ struct AdaptiveDetectorTests {
         #expect(Self.hits(&untested, (z, t)).count > ghosts.count)  // without the test, bumps fire
     }
 
+    /// At 100 Hz a strike can begin anywhere in a 10 ms sample period. Struck from rest, a strike
+    /// seen through a sensor's low-pass (here the response of a second-order low-pass to a short
+    /// shock: rising to its peak in 7 ms) is dated within its period from how far its first
+    /// sample had gone: closer to the truth than the onset sample is.
+    @Test func aStrikeFromRestIsDatedWithinItsSamplePeriodAt100Hz() {
+        let rate = 100.0
+        // 0.5, 2.5 … 8.5 ms into a period, 300 ms apart.
+        let onsets: [Double] = (0..<20).map { k in
+            let base: Double = 0.5 + Double(k) * 0.3
+            let phase: Double = Double(k % 5) * 0.002 + 0.0005
+            return base + phase
+        }
+        func signal() -> (z: [Double], t: [Double]) {
+            var z: [Double] = [], t: [Double] = []
+            var random = Noise()
+            for i in 0..<Int(6.6 * rate) {
+                let time = Double(i) / rate
+                var value = 1.0 + 0.004 * random.next()
+                for onset in onsets where time >= onset && time < onset + 0.1 {
+                    let tau: Double = (time - onset) / 0.007
+                    let response: Double = tau * exp(1 - tau)
+                    value -= 2.0 * response
+                }
+                z.append(value)
+                t.append(time)
+            }
+            return (z, t)
+        }
+        let s = signal()
+        func error(_ configuration: AdaptiveDetector.Configuration) -> Double {
+            var detector = AdaptiveDetector(configuration)
+            let found = Self.hits(&detector, s)
+            #expect(found.count == onsets.count, "\(found.map(\.time))")
+            return zip(found, onsets).map { abs($0.time - $1) }.reduce(0, +) / Double(onsets.count)
+        }
+        var atSample = AdaptiveDetector.Configuration()
+        atSample.subSample = false
+        let refined = error(AdaptiveDetector.Configuration()), plain = error(atSample)
+        #expect(refined < plain * 0.8, "mean error \(refined * 1000) ms against \(plain * 1000) ms at the sample")
+    }
+
     @Test func aSixteenStrokeRollAt100HzIsFoundWhole() {
         let strikes = (0..<32).map { (time: 0.5 + Double($0) / 16, amplitude: 1.5) }
         // A 100 Hz stream's own low-pass smooths each stroke over about a sample period.
