@@ -70,6 +70,24 @@ struct KitReplayCommand: ParsableCommand {
         }
     }
 
+    /// Whether `path` is a CSV beside the logs that is not a sensor log: the first line that is
+    /// not a comment names a `t` column and no `z` (a labels file or a hit list, as `stand/*.csv`
+    /// picks up). Only the file's first 8 KiB are read; a file that cannot be read is not skipped
+    /// (reading it as a log says what is wrong).
+    static func isOtherCSV(_ path: String) -> Bool {
+        guard path.lowercased().hasSuffix(".csv"), let file = fopen(path, "r") else { return false }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let count = fread(&buffer, 1, buffer.count, file)
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        guard let header = text.split(separator: "\n").first(where: {
+            let line = $0.trimmingPrefix(while: { $0 == " " || $0 == "\u{FEFF}" })
+            return !line.isEmpty && !line.hasPrefix("#")
+        }) else { return false }
+        let columns = header.split(separator: ",").map { $0.filter { !$0.isWhitespace && $0 != "\u{FEFF}" }.lowercased() }
+        return columns.contains("t") && !columns.contains("z")
+    }
+
     /// `dir/snare.csv` → `snare`.
     static func stem(_ path: String) -> String {
         let file = path.split(separator: "/").last.map(String.init) ?? path
@@ -82,6 +100,15 @@ struct KitReplayCommand: ParsableCommand {
         let loadedKit = try KitLoader.load(kitPath)
         for line in loadedKit.leftOut { printError("drumbrain replay: kit \(kitPath): \(line)") }
         var pads: [KitReplay.Pad] = []
+        let logs = self.logs.filter { path in
+            guard Self.isOtherCSV(path) else { return true }
+            printError("drumbrain replay: \(path): skipped: not a sensor log (its header has no z column; a labels file or a hit list?)")
+            return false
+        }
+        guard !logs.isEmpty else {
+            throw ValidationError((self.logs.count == 1 ? "the file given is not" : "none of the \(self.logs.count) files given is")
+                                  + " a sensor log (a header with t and z columns)")
+        }
         for path in logs {
             let found: PadLogDetection.Detected
             do {

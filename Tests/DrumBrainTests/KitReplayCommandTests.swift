@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 import TestSupport
 
@@ -59,6 +60,23 @@ struct KitReplayCommandTests {
         let run = replay(["--crosstalk-group", "gong,cowbell"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(Self.hits(run.dir, "ride").times.count >= 40)
+    }
+
+    /// `drumbrain replay stand/*.csv` on a folder that also holds each pad's labels: the labels
+    /// are skipped and said, and the pads play exactly as when given alone.
+    @Test func labelsBesideTheLogsAreSkippedAndSaid() throws {
+        let all = try FileManager.default.contentsOfDirectory(atPath: Self.folder).filter { $0.hasSuffix(".csv") }.sorted()
+        #expect(all.count == 2 * Self.pads.count)
+        let dir = "/tmp/drumtest-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let run = Program.run("drumbrain", ["replay"] + all.map { Self.folder + $0 } + ["--hits-dir", dir])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("snare.labels.csv: skipped: not a sensor log"), "\(run.stderr)")
+        let alone = replay([])
+        for pad in Self.pads {
+            #expect(Program.contents("\(dir)/\(pad).hits.csv") == Program.contents("\(alone.dir)/\(pad).hits.csv"), "\(pad)")
+        }
+        let none = Program.run("drumbrain", ["replay", Self.folder + "snare.labels.csv"])
+        #expect(none.status != 0 && none.stderr.contains("the file given is not a sensor log"), "\(none.stderr)")
     }
 
     @Test func badInputIsAClearError() {
