@@ -223,16 +223,25 @@ public struct StandModel: Sendable {
     /// hit's id (and pad) if so. Crosstalk adds up: a pad between two pads struck together feels
     /// both, so the hit is weighed against the sum of what each can cause.
     public func explainingHit(receiver: Int, strikeMicros: Int64, strength: Double) -> (id: UInt32, pad: Int)? {
+        let (bound, strongest) = crosstalkBound(on: receiver, at: strikeMicros)
+        guard let strongest, strength <= bound.value(allowance: floorAllowance(receiver)) else { return nil }
+        return strongest
+    }
+
+    /// What the recent source hits on other pads (but `excluding`) can cause together on
+    /// `receiver` at `strikeMicros`, and the one that contributes most.
+    private func crosstalkBound(on receiver: Int, at strikeMicros: Int64, excluding: UInt32? = nil)
+        -> (bound: Bound, strongest: (id: UInt32, pad: Int)?)
+    {
         var bound = Bound()
         var strongest: (id: UInt32, pad: Int, share: Double)?
-        for earlier in recent where earlier.pad != receiver && earlier.isSource {
+        for earlier in recent where earlier.pad != receiver && earlier.isSource && earlier.id != excluding {
             guard let share = crosstalk(from: earlier.pad, at: earlier.strikeMicros, strength: earlier.strength,
                                         on: receiver, at: strikeMicros) else { continue }
             bound.add(share, coupled: coupling(PairKey(source: earlier.pad, receiver: receiver)).coupled)
             if share > strongest?.share ?? 0 { strongest = (earlier.id, earlier.pad, share) }
         }
-        guard let strongest, strength <= bound.value(allowance: floorAllowance(receiver)) else { return nil }
-        return (strongest.id, strongest.pad)
+        return (bound, strongest.map { ($0.id, $0.pad) })
     }
 
     /// The most a response on `receiver` can be of a strike on `source`, as a ratio of
@@ -297,13 +306,8 @@ public struct StandModel: Sendable {
             guard hit.pad != source,
                   let share = crosstalk(from: source, at: strikeMicros, strength: strength, on: hit.pad, at: hit.strikeMicros)
             else { return nil }
-            var bound = Bound()
+            var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, excluding: hit.id)
             bound.add(share, coupled: coupling(PairKey(source: source, receiver: hit.pad)).coupled)
-            for earlier in recent where earlier.pad != hit.pad && earlier.isSource && earlier.id != hit.id {
-                guard let more = crosstalk(from: earlier.pad, at: earlier.strikeMicros, strength: earlier.strength,
-                                           on: hit.pad, at: hit.strikeMicros) else { continue }
-                bound.add(more, coupled: coupling(PairKey(source: earlier.pad, receiver: hit.pad)).coupled)
-            }
             return hit.strength <= bound.value(allowance: floorAllowance(hit.pad)) ? hit.id : nil
         }
     }

@@ -94,7 +94,7 @@ public enum HydrogenKitLoader {
         }
         var drums: [Kit.Drum] = []
         var leftOut: [String] = []
-        var failedFiles: [String: String] = [:]  // sample file → why, so each is tried and said once
+        var failedFiles: Set<String> = []  // so each is tried and said once
         var muted: [String] = []
         for instrument in instruments {
             let instrumentName = instrument.string("name") ?? ""
@@ -134,20 +134,19 @@ public enum HydrogenKitLoader {
                 guard let filename = spec.filename, !filename.isEmpty else {
                     throw .badKit(path: file, detail: "instrument \"\(instrumentName)\": a layer has no <filename>")
                 }
-                if failedFiles[filename] != nil { continue }
+                if failedFiles.contains(filename) { continue }
                 var buffer: AudioBuffer
                 do {
                     buffer = try KitLoader.loadSample(filename, kit: file, drum: name, sampleRate: sampleRate)
                 } catch {
+                    let why: String
                     switch error {
-                    case .sampleNotFound(_, _, _, let lookedIn):
-                        failedFiles[filename] = "not found in \(lookedIn)"
-                    case .unreadableSample(_, _, _, let reason):
-                        failedFiles[filename] = "unreadable: \(reason)"
-                    default:
-                        throw error
+                    case .sampleNotFound(_, _, _, let lookedIn): why = "not found in \(lookedIn)"
+                    case .unreadableSample(_, _, _, let reason): why = "unreadable: \(reason)"
+                    default: throw error
                     }
-                    leftOut.append("sample \(filename) (instrument \"\(instrumentName)\"): \(failedFiles[filename]!); left out")
+                    failedFiles.insert(filename)
+                    leftOut.append("sample \(filename) (instrument \"\(instrumentName)\"): \(why); left out")
                     continue
                 }
                 let layerGain = Float(spec.gain)
