@@ -8,13 +8,14 @@ import HitDetect
 ///
 /// Thread safety: pure.
 public enum BrainLines {
-    /// `hit drum=… velocity=… pad=… [latency_us=…] [frame=… brain_us=… [late_ms=…]]`.
+    /// `hit drum=… velocity=… pad=… [latency_us=… strike_us=…] [frame=… brain_us=… [late_ms=…]]`.
     public static func hit(_ routed: RoutedHit, started: StartedHit?, rate: Int) -> String {
         let received = routed.received
         var line = "hit drum=\(WireText.printable(received.hit.drum)) velocity="
         line += DecimalFormatting.string(Double(received.hit.velocity), decimals: 3)
         line += " pad=\(pad(received))"
         if let latency = received.latencyMicros { line += " latency_us=\(latency)" }
+        if let strike = received.strikeMicros { line += " strike_us=\(strike)" }
         if let started, started.outcome == .started {
             line += " frame=\(started.frame) brain_us=\(started.renderedMicros.saturatingSubtract(received.receivedMicros))"
             if started.lateFrames > 0 {

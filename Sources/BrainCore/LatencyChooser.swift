@@ -14,15 +14,24 @@ import Synchronization
 /// four of its sensor periods + 2 ms (where a detector that dates strikes to their onset and
 /// scans for their peak fires: 42 ms at 100 Hz, 18 ms at 250 Hz). The latency is the largest
 /// over the pads heard from lately, plus the audio period (a hit must be queued before the
-/// period it starts in is rendered) and `marginMicros`.
+/// period it starts in is rendered) and `marginMicros`, plus the stands' decision hold below.
 ///
-/// It rises at once when a pad needs it (the hits before played late, and are counted); it
-/// falls only once the lower value has held for `fallAfterMicros`, so it does not wander with
-/// each hit. It never exceeds `maxMicros`: a pad later than that plays its hits late rather
+/// It rises at once when a pad needs it (the hits before played late, and are counted). It
+/// falls only once the lower value has held for `fallAfterMicros`, and then only across a pause
+/// in the playing (no hit from any pad for `pauseMicros`): a step in the middle of a groove is
+/// heard as one uneven stroke (5-7 ms on a 100 Hz stand, `tools/bench/jitter`), across a pause
+/// it is not. It never exceeds `maxMicros`: a pad later than that plays its hits late rather
 /// than hold every pad back.
 ///
-/// The same latency lets the stands' crosstalk decisions wait for free: a weak hit waits for
-/// the strike that could explain it until its slot (`StandCrosstalk.decide(slotMicros:)`).
+/// **The stands' decision hold is part of it** (`crosstalkHold`): a weak hit may be crosstalk
+/// of a strike on a neighbour that arrives after it, and waits for it up to one sensor period
+/// + 1 ms of the two pads after its own arrival (`StandModel.hold`). Its slot is already that
+/// far off for all but the latest-arriving hits: the audio period and margin are room the
+/// latest pad's hits leave. So where two or more pads that send their rate play, the latency
+/// adds what the longest hold exceeds that room by: the longest sensor period among them + 1 ms
+/// − the audio period − the margin (7.3 ms at 100 Hz, 1.3 ms at 250 Hz, none at 1.6 kHz). A
+/// weak hit then waits for its cause within its slot, and every hit keeps the one latency
+/// (before, a 100 Hz stand's weak hits played up to 11 ms past their slots).
 ///
 /// Thread safety: any thread (a mutex, uncontended: one producer of hits).
 public final class LatencyChooser: Sendable {
@@ -42,6 +51,11 @@ public final class LatencyChooser: Sendable {
         public var fallAfterMicros: Int64 = 10_000_000
         /// Pads followed at most (a brain's worth; hits of others play at the latency chosen).
         public var maxPads = 64
+        /// A pause in the playing long enough for the latency to fall across it, µs.
+        public var pauseMicros: Int64 = 1_000_000
+        /// Whether weak hits may wait for their cause (the learned stands decide): the latency
+        /// then covers that wait.
+        public var crosstalkHold = true
 
         /// The defaults for an audio period of `periodMicros`.
         public init(periodMicros: Int64) {
@@ -64,6 +78,8 @@ public final class LatencyChooser: Sendable {
         var pads: [String: Pad] = [:]
         var latency: Int64
         var lowerSince: Int64?
+        /// When the last hit with a time arrived, from any pad.
+        var lastArrival: Int64?
     }
 
     /// The settings in force.
@@ -71,11 +87,15 @@ public final class LatencyChooser: Sendable {
     private let state: Mutex<State>
     /// Told each rise (the new latency, µs, and the pad that needed it), on the deciding thread.
     private let onRise: @Sendable (_ latencyMicros: Int64, _ padKey: String) -> Void
+    /// Told each fall (the new latency, µs), on the deciding thread.
+    private let onFall: @Sendable (_ latencyMicros: Int64) -> Void
 
     /// A chooser starting from the audio period and margin alone.
-    public init(_ configuration: Configuration, onRise: @escaping @Sendable (Int64, String) -> Void = { _, _ in }) {
+    public init(_ configuration: Configuration, onRise: @escaping @Sendable (Int64, String) -> Void = { _, _ in },
+                onFall: @escaping @Sendable (Int64) -> Void = { _ in }) {
         self.configuration = configuration
         self.onRise = onRise
+        self.onFall = onFall
         state = Mutex(State(latency: min(configuration.maxMicros, configuration.periodMicros + configuration.marginMicros)))
     }
 
@@ -86,27 +106,42 @@ public final class LatencyChooser: Sendable {
     /// `latenessMicros` after its strike (nil: the pad has no clock sync), and returns the
     /// latency to schedule it with.
     public func note(padKey: String, rateHz: Double?, latenessMicros: Int64?, arrivalMicros: Int64) -> Int64 {
-        let (latency, rose) = choose(padKey: padKey, rateHz: rateHz, latenessMicros: latenessMicros, arrivalMicros: arrivalMicros)
-        if rose { onRise(latency, padKey) }
+        let (latency, moved) = choose(padKey: padKey, rateHz: rateHz, latenessMicros: latenessMicros, arrivalMicros: arrivalMicros)
+        switch moved {
+        case .some(true): onRise(latency, padKey)
+        case .some(false): onFall(latency)
+        case nil: break
+        }
         return latency
     }
 
     private func choose(padKey: String, rateHz: Double?, latenessMicros: Int64?, arrivalMicros: Int64)
-        -> (latencyMicros: Int64, rose: Bool)
+        -> (latencyMicros: Int64, rose: Bool?)
     {
         state.withLock { s in
-            guard let lateness = latenessMicros else { return (s.latency, false) }
+            guard let lateness = latenessMicros else { return (s.latency, nil) }
             let c = configuration
             let stale = { (pad: Pad) in arrivalMicros.saturatingSubtract(pad.lastMicros) > c.forgetMicros }
             if s.pads[padKey] == nil {
                 if s.pads.count >= c.maxPads { s.pads = s.pads.filter { !stale($0.value) } }
-                guard s.pads.count < c.maxPads else { return (s.latency, false) }
+                guard s.pads.count < c.maxPads else { return (s.latency, nil) }
                 s.pads[padKey] = Pad()
             }
             s.pads[padKey]!.record(min(max(lateness, 0), c.maxMicros), at: arrivalMicros, rateHz: rateHz, window: c.window)
-            var needed: Int64 = 0
-            for pad in s.pads.values where !stale(pad) { needed = max(needed, pad.lateness(window: c.window)) }
-            let target = min(c.maxMicros, needed.saturatingAdd(c.periodMicros).saturatingAdd(c.marginMicros))
+            var needed: Int64 = 0, longestPeriod: Int64 = 0, timed = 0
+            for pad in s.pads.values where !stale(pad) {
+                needed = max(needed, pad.lateness(window: c.window))
+                if let period = pad.periodMicros {
+                    longestPeriod = max(longestPeriod, period)
+                    timed += 1
+                }
+            }
+            let hold = c.crosstalkHold && timed >= 2
+                ? max(0, longestPeriod + 1_000 - c.periodMicros - c.marginMicros) : 0
+            let target = min(c.maxMicros, needed.saturatingAdd(c.periodMicros).saturatingAdd(c.marginMicros)
+                                              .saturatingAdd(hold))
+            let paused = s.lastArrival.map { arrivalMicros.saturatingSubtract($0) >= c.pauseMicros } ?? true
+            s.lastArrival = max(s.lastArrival ?? arrivalMicros, arrivalMicros)
             if target > s.latency {
                 s.latency = target
                 s.lowerSince = nil
@@ -115,14 +150,15 @@ public final class LatencyChooser: Sendable {
             if target < s.latency {
                 let since = s.lowerSince ?? arrivalMicros
                 s.lowerSince = since
-                if arrivalMicros.saturatingSubtract(since) >= c.fallAfterMicros {
+                if paused && arrivalMicros.saturatingSubtract(since) >= c.fallAfterMicros {
                     s.latency = target
                     s.lowerSince = nil
+                    return (target, false)
                 }
             } else {
                 s.lowerSince = nil
             }
-            return (s.latency, false)
+            return (s.latency, nil)
         }
     }
 }

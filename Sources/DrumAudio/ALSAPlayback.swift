@@ -245,6 +245,13 @@ final class ALSAPlayback: @unchecked Sendable {
         Int64(queuedSincePrepare) <= (now - preparedMicros) * Int64(rate) / 990_000 + Int64(4 * bufferFrames)
     }
 
+    /// Frames written but not yet heard (`snd_pcm_delay`: the device's buffer and, through a
+    /// sound server, the server's own), or nil if the device cannot say now. Audio thread.
+    func delayFrames() -> Int? {
+        var delay: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(pcm, &delay) >= 0 ? Int(delay) : nil
+    }
+
     /// Whether the device holds no more than the `frames` just written: all it had before them
     /// has played. Both the room (`snd_pcm_avail_update`) and the delay (`snd_pcm_delay`) must
     /// say so: a sound server that has taken the buffer into its own shows the room, not the

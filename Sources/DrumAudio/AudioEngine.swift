@@ -55,6 +55,8 @@ public final class AudioEngine: @unchecked Sendable {
         public var periods: Int
         /// Also record what is played to this WAV file.
         public var record: String?
+        /// Keep the audio thread's timing, period by period (see `ClockTrace`).
+        public var clockTrace: ClockTrace?
 
         /// Creates a configuration; the defaults are docs/architecture.md, Brain audio's (128 × 3 at 48 kHz).
         public init(output: Output = .alsa("default"), sampleRate: Int = 48_000, periodFrames: Int = 128,
@@ -264,6 +266,8 @@ public final class AudioEngine: @unchecked Sendable {
         var pacedFrom: (micros: Int64, frames: Int64)? = alsa == nil ? (MonotonicClock.nowMicros(), 0) : nil
         while running.load(ordering: .acquiring) {
             let micros = MonotonicClock.nowMicros()
+            configuration.clockTrace?.record(micros: micros, rendered: rendered,
+                                             delay: Int64(alsa?.delayFrames() ?? -1))
             clockOriginMicros.store(frameClock.update(nowMicros: micros, renderedFrames: rendered),
                                     ordering: .releasing)
             #if DEBUG

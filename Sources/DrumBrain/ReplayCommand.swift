@@ -129,11 +129,13 @@ struct KitReplayCommand: ParsableCommand {
         }
         let groups = try Serve.crosstalkGroups(crosstalkGroup)
         let stands = StandCrosstalk(model: Serve.loadStands(standState))
+        var choosing = LatencyChooser.Configuration(periodMicros: LatencyChooser.defaultPeriodMicros)
+        choosing.crosstalkHold = groups.isEmpty  // as live: the learned stands' weak hits wait for their cause
         let result = KitReplay.run(pads, drums: loadedKit.drums.map(\.name),
                                    stands: groups.isEmpty ? stands : nil,
                                    groups: groups.isEmpty ? nil : CrosstalkGroups(groups, .init(hold: (jitterBufferMs ?? 0) / 1000)),
                                    jitterMicros: Int64((jitterBufferMs ?? 0) * 1000),
-                                   latency: jitterBufferMs == nil ? LatencyChooser(.init(periodMicros: LatencyChooser.defaultPeriodMicros)) : nil)
+                                   latency: jitterBufferMs == nil ? LatencyChooser(choosing) : nil)
         if jitterBufferMs == nil {
             printError("drumbrain replay: latency from strike to sound \(DecimalFormatting.string(Double(result.latencyMicros) / 1000, decimals: 1)) ms "
                        + "at the end, chosen from the pads' hits as live (--jitter-buffer-ms sets it)")

@@ -82,6 +82,7 @@ extension Serve {
         for pad in pads {
             printError("pad \(pad.padName.map { WireText.printable($0, prose: true) } ?? "-") (\(pad.address)): \(pad.hits) hits, "
                        + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages"
+                       + Self.clockText(pad)
                        + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : "")
                        + (pad.refusedTimes > 0 ? ", \(pad.refusedTimes) implausible times refused (those hits played untimed)" : "")
                        + (pad.errors > 0 ? ", refused (\(pad.errors) error\(pad.errors == 1 ? "" : "s"): bad data or no pairing)" : ""))
@@ -90,6 +91,13 @@ extension Serve {
 }
 
 extension Serve {
+    /// `, clock offset X ms (round trip Y ms)` for a pad that synchronised its clock, else "".
+    static func clockText(_ pad: PadStatistics) -> String {
+        guard let offset = pad.clockOffsetMicros, let roundTrip = pad.roundTripMicros else { return "" }
+        return ", clock offset \(DecimalFormatting.string(Double(offset) / 1000, decimals: 3)) ms "
+            + "(round trip \(DecimalFormatting.string(Double(roundTrip) / 1000, decimals: 3)) ms)"
+    }
+
     /// `$XDG_STATE_HOME/drumtrigger/stands`, or `~/.local/state/drumtrigger/stands`; nil
     /// without either variable.
     static var defaultStandState: String? {

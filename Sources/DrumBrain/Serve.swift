@@ -16,8 +16,9 @@ struct Serve: AsyncParsableCommand {
         abstract: "Run the brain: accept pads and OSC clients, and play their hits.",
         discussion: """
             Each hit is printed on standard output as one line:
-              hit drum=snare velocity=0.500 pad=pad-1 latency_us=180 frame=96000 brain_us=850
-            latency_us is the network latency (once the pad has synchronised its clock), frame \
+              hit drum=snare velocity=0.500 pad=pad-1 latency_us=180 strike_us=2000000 frame=96000 brain_us=850
+            latency_us is the network latency (once the pad has synchronised its clock), \
+            strike_us the strike's time on the brain's monotonic clock (µs), frame \
             the output frame where the sound starts, brain_us the time from receiving the hit to \
             rendering the period it starts in. A hit that will not sound prints \
             `dropped drum=… reason=queue_full|mixer_full|kit_swapped` or `unknown drum=…`. Names \
@@ -157,9 +158,12 @@ struct Serve: AsyncParsableCommand {
         let loadedKit = try KitLoader.load(kitPath, sampleRate: Double(rate))
         for line in loadedKit.leftOut { printError("drumbrain: kit \(kitPath): \(line)") }
         // (reloaded on SIGHUP, below)
-        let engine = try AudioEngine(kit: loadedKit, configuration: .init(
-            output: AudioEngine.Output(output)!, sampleRate: rate, periodFrames: period, periods: periods,
-            record: record))
+        var audio = AudioEngine.Configuration(output: AudioEngine.Output(output)!, sampleRate: rate, periodFrames: period,
+                                              periods: periods, record: record)
+        // A measurement aid (tools/bench/jitter): the audio thread's timing, period by period.
+        let tracePath = getenv("DRUMBRAIN_CLOCK_TRACE").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        if tracePath != nil { audio.clockTrace = ClockTrace() }
+        let engine = try AudioEngine(kit: loadedKit, configuration: audio)
         engine.start()
         printError("drumbrain: kit \"\(loadedKit.name)\" (\(loadedKit.drums.map(\.name).joined(separator: ", "))) → \(engine.outputDescription)"
                    + (record.map { "; recording to \($0)" } ?? ""))
@@ -199,10 +203,15 @@ struct Serve: AsyncParsableCommand {
         }) : nil
         // Without --jitter-buffer-ms the brain chooses the latency, and says it when it rises.
         let periodMicros = Int64(period) * 1_000_000 / Int64(rate)
-        let latency = jitterBufferMs != nil ? nil : LatencyChooser(.init(periodMicros: periodMicros)) { micros, padKey in
+        var choosing = LatencyChooser.Configuration(periodMicros: periodMicros)
+        choosing.crosstalkHold = stands != nil  // the learned stands' weak hits wait for their cause
+        let latency = jitterBufferMs != nil ? nil : LatencyChooser(choosing, onRise: { micros, padKey in
             printError("drumbrain: latency from strike to sound \(DecimalFormatting.string(Double(micros) / 1000, decimals: 1)) ms "
                        + "(pad \"\(WireText.printable(padKey, prose: true))\" needs it; --jitter-buffer-ms sets it)")
-        }
+        }, onFall: { micros in
+            printError("drumbrain: latency from strike to sound \(DecimalFormatting.string(Double(micros) / 1000, decimals: 1)) ms "
+                       + "(lower, after a pause in the playing)")
+        })
         let router = HitRouter(player: engine, drums: drums, crosstalk: crosstalk, stands: stands,
                                jitterMicros: Int64((jitterBufferMs ?? 0) * 1000), latency: latency)
         // Each received hit, for its line and its burst, on the printer's own thread; none when
@@ -295,6 +304,9 @@ struct Serve: AsyncParsableCommand {
                        + "came; --quiet prints none")
         }
         engine.stop()
+        if let tracePath, let trace = audio.clockTrace, !trace.write(to: tracePath) {
+            printError("drumbrain: cannot write the clock trace \(tracePath): \(String(cString: strerror(errno)))")
+        }
         printSummary(engine.status, router: router, pads: totals)
         if let stands, let statePath, !stands.model.pairs.isEmpty {
             do {

@@ -54,7 +54,7 @@ struct Run: ParsableCommand {
     @Option(help: "Seconds to wait for the brain before starting anyway (hits then drop until it comes).")
     var waitForBrain: Double = 5
 
-    @Option(help: "Start replaying at this wall-clock time (seconds since 1970, such as $(date +%s) + 3), so pads started one by one play together.")
+    @Option(help: "Start replaying at this wall-clock time (seconds since 1970, such as $(date +%s) + 3), the log's t = 0 then, so pads started one by one play together as their logs were recorded on one clock.")
     var startAt: Double?
 
     @Flag(help: "Also play the drum on this board's own audio output.")
@@ -185,7 +185,7 @@ struct Run: ParsableCommand {
         if welcomed.wait(timeout: .now() + waitForBrain) == .timedOut {
             printError("drumpad: no brain after \(waitForBrain) s; starting anyway (hits drop until one answers)")
         }
-        // With --start-at, a replay's first sample is due at that instant on the monotonic
+        // With --start-at, a replay's t = 0 is due at that instant on the monotonic
         // clock, whenever this process wakes: pads started together stay on one clock to the
         // microsecond, not to their wake-ups' jitter.
         var replayOrigin: Int64?
@@ -226,8 +226,13 @@ struct Run: ParsableCommand {
         let sourceText: String
         if let replay {
             var source = try PacedReplay(path: replay, axis: axis, unitsPerG: axisOptions.unitsPerG)
-            try source.run(originMicros: replayOrigin) { z, padTimeMicros in
-                let time = Double(padTimeMicros) / 1e6
+            // The detector sees the log's own times, as `drumpad replay` and `drumbrain replay`
+            // do, so a replay in real time finds the same hits dated the same: times made from
+            // the monotonic clock differ from the log's in their last bits, and a comparison
+            // that lands on a whole number of sample periods (12 ms back at 250 Hz) went the
+            // other way now and then (a strike dated a period apart, measured by
+            // tools/bench/jitter).
+            try source.run(originMicros: replayOrigin) { z, time, padTimeMicros in
                 measure(time)
                 if let hit = detector.process(z: z, time: time) { send(hit, sampleTime: time, micros: padTimeMicros) }
             } gap: {
@@ -312,12 +317,16 @@ final class StatisticsBox: @unchecked Sendable {
 }
 
 /// A sensor log or evemu recording replayed at its own pace: each sample is handed over at the
-/// monotonic time its `t` says, relative to the first sample. Ctrl-C stops it early.
+/// monotonic time its `t` says, relative to the first sample, or with a start time (`--start-at`)
+/// relative to t = 0, so that logs recorded on one clock and started together keep their
+/// alignment (their first samples lie up to a sample period apart). Ctrl-C stops it early.
 struct PacedReplay {
     let path: String
     let axis: Axis
     let unitsPerG: Double?
     private(set) var samples = 0
+    /// The latest first sample that is still placed from t = 0 after a start time, s.
+    static let alignedStartSeconds = 10.0
 
     init(path: String, axis: Axis = .z, unitsPerG: Double? = nil) throws {
         self.path = path
@@ -325,12 +334,15 @@ struct PacedReplay {
         self.unitsPerG = unitsPerG
     }
 
-    /// Calls `sample` with each value of the axis and the monotonic µs it is due, sleeping until
-    /// then, and `gap` before a sample that follows a gap. The first sample is due at
-    /// `originMicros` (monotonic) when given, else at once.
-    mutating func run(originMicros: Int64? = nil, _ sample: (Double, Int64) -> Void, gap: () -> Void) throws {
+    /// Calls `sample` with each value of the axis, its time in the log (s) and the monotonic µs
+    /// it is due, sleeping until then, and `gap` before a sample that follows a gap. With
+    /// `originMicros` (monotonic), t = 0 is due then (the first sample at its own t after it, if
+    /// that is within `alignedStartSeconds`; else the first sample is due then); without it, the
+    /// first sample is due at once.
+    mutating func run(originMicros: Int64? = nil, _ sample: (Double, Double, Int64) -> Void, gap: () -> Void) throws {
         var origin: (t: Double, micros: Int64)?
         var count = 0
+
         func pace(_ batch: inout SensorBatch) {
             var nextGap = 0
             for i in 0..<batch.count where !StopRequest.isSet {
@@ -339,10 +351,20 @@ struct PacedReplay {
                     nextGap += 1
                 }
                 let t = batch.time[i]
-                if origin == nil { origin = (t, originMicros ?? MonotonicClock.nowMicros()) }
+                if origin == nil {
+                    if let originMicros, t >= 0, t <= Self.alignedStartSeconds {
+                        origin = (0, originMicros)
+                    } else {
+                        origin = (t, originMicros ?? MonotonicClock.nowMicros())
+                        if originMicros != nil {
+                            printError("drumpad: \(path) starts at t = \(DecimalFormatting.string(t, decimals: 3)) s; "
+                                       + "its first sample is taken as the start time")
+                        }
+                    }
+                }
                 let due = origin!.micros + Int64(((t - origin!.t) * 1e6).rounded())
                 MonotonicClock.sleep(untilMicros: due)
-                sample(batch.z[i], due)
+                sample(batch.z[i], t, due)
                 count += 1
             }
         }

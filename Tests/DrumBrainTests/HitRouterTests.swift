@@ -91,7 +91,7 @@ struct HitRouterTests {
             BrainLines.unknown(routed, kitDrums: ["kick"]),
             BrainLines.dropped(routed, reason: "queue_full"),
         ]
-        #expect(lines[0] == "hit drum=snare\\x0Ahit\\x20drum=forged velocity=1.000 pad=p\\x1B]0;x\\x07 latency_us=20 frame=480 brain_us=200")
+        #expect(lines[0] == "hit drum=snare\\x0Ahit\\x20drum=forged velocity=1.000 pad=p\\x1B]0;x\\x07 latency_us=20 strike_us=80 frame=480 brain_us=200")
         for line in lines { #expect(!line.utf8.contains { $0 < 0x20 || $0 == 0x7F }, "\(line)") }
     }
 

@@ -5,8 +5,8 @@ import Synchronization
 import Testing
 
 /// The latency the brain chooses when none is set (`LatencyChooser`): it covers the latest a
-/// pad's hits arrive, rises at once, falls only after holding, and no pad can push it past its
-/// ceiling.
+/// pad's hits arrive, rises at once, falls only after holding and then across a pause in the
+/// playing, covers the stands' decision hold, and no pad can push it past its ceiling.
 struct LatencyChooserTests {
     static let period: Int64 = 2_667
 
@@ -22,10 +22,12 @@ struct LatencyChooserTests {
 
     /// A 100 Hz pad's first hit: four periods + 2 ms before its hits show more, plus the audio
     /// period and 1 ms; said once. Its hits then arrive at most 25 ms late (one stray at 90 ms):
-    /// once it has shown 16 hits the latency falls, but only after the lower value held 10 s.
+    /// once it has shown 16 hits the latency falls, but only after the lower value held 10 s,
+    /// and only across a pause of 1 s or more: never between two strokes of a groove.
     @Test func itCoversThePadsLatestHitsAndFallsOnlyAfterHolding() {
-        let rises = Mutex<[Int64]>([])
-        let chooser = LatencyChooser(.init(periodMicros: Self.period)) { micros, _ in rises.withLock { $0.append(micros) } }
+        let rises = Mutex<[Int64]>([]), falls = Mutex<[Int64]>([])
+        let chooser = LatencyChooser(.init(periodMicros: Self.period), onRise: { micros, _ in rises.withLock { $0.append(micros) } },
+                                     onFall: { micros in falls.withLock { $0.append(micros) } })
         #expect(chooser.latencyMicros == Self.period + 1_000)
         let first = chooser.note(padKey: "snare", rateHz: 100, latenessMicros: 12_000, arrivalMicros: 0)
         #expect(first == 42_000 + Self.period + 1_000)
@@ -33,10 +35,14 @@ struct LatencyChooserTests {
         let lateness: (Int) -> Int64 = { $0 == 40 ? 90_000 : Int64(15_000 + ($0 % 11) * 1_000) }  // 15…25 ms, one at 90
         // 100 hits over 10 s: the prior has gone after 16, the lower value has held under 10 s.
         #expect(Self.feed(chooser, "snare", rateHz: 100, lateness: lateness, count: 100, from: 100_000) == first)
-        // 200 more: it has held 10 s; the stray 90 ms hit, once alone among the last 64, does not count.
-        let settled = Self.feed(chooser, "snare", rateHz: 100, lateness: lateness, count: 200, from: 10_100_000)
+        // 200 more: it has held 10 s, but the playing has not paused.
+        #expect(Self.feed(chooser, "snare", rateHz: 100, lateness: lateness, count: 200, from: 10_100_000) == first)
+        // 0.9 s on is no pause; 1 s is: the stray 90 ms hit, once alone among the last 64, does not count.
+        #expect(chooser.note(padKey: "snare", rateHz: 100, latenessMicros: 20_000, arrivalMicros: 30_900_000) == first)
+        let settled = chooser.note(padKey: "snare", rateHz: 100, latenessMicros: 20_000, arrivalMicros: 31_900_000)
         #expect(settled == 25_000 + Self.period + 1_000)
         #expect(rises.withLock { $0.count } == 1)
+        #expect(falls.withLock { $0 } == [settled])
     }
 
     /// A slower pad joining raises the latency at its first hit; a pad gone for 30 s stops
@@ -46,13 +52,34 @@ struct LatencyChooserTests {
         _ = Self.feed(chooser, "fast", rateHz: 1600, lateness: { _ in 4_000 }, count: 40)
         // Its first hit set the 1.6 kHz prior (4 × 625 µs + 2 ms); 4 s on, the lower value measured has not held 10 s.
         #expect(chooser.latencyMicros == 4_500 + Self.period + 1_000)
+        // Two pads that send their rates: the hold a weak hit may wait for its cause (the
+        // Joy-Con's 5 ms period + 1 ms) beyond the room the audio period and margin leave.
         let joined = chooser.note(padKey: "joycon", rateHz: 200, latenessMicros: 31_000, arrivalMicros: 4_000_000)
-        #expect(joined == 31_000 + Self.period + 1_000)
-        // 40 s later only the fast pad plays: after holding 10 s the latency is back to it.
+        #expect(joined == 31_000 + Self.period + 1_000 + (6_000 - Self.period - 1_000))
+        // 40 s later only the fast pad plays: after holding 10 s, and a pause, the latency is
+        // back to it, and holds nothing for crosstalk (no other pad plays).
         _ = Self.feed(chooser, "fast", rateHz: 1600, lateness: { _ in 4_000 }, count: 150, from: 34_000_000)
+        #expect(chooser.latencyMicros == joined)
+        _ = chooser.note(padKey: "fast", rateHz: 1600, latenessMicros: 4_000, arrivalMicros: 50_000_000)
         #expect(chooser.latencyMicros == 4_000 + Self.period + 1_000)
-        let hostile = Self.feed(chooser, "liar", rateHz: 250, lateness: { _ in 5_000_000 }, count: 20, from: 50_000_000)
+        let hostile = Self.feed(chooser, "liar", rateHz: 250, lateness: { _ in 5_000_000 }, count: 20, from: 51_000_000)
         #expect(hostile == 100_000)
+    }
+
+    /// The decision hold is covered where it can wait past the room the latest pad leaves: two
+    /// 100 Hz pads add 10 + 1 − 2.667 − 1 ms; two 1.6 kHz pads add nothing; without the learned
+    /// stands (`crosstalkHold` false) nothing is added.
+    @Test func theStandsDecisionHoldIsPartOfTheLatency() {
+        for (rate, holds, added) in [(100.0, true, Int64(7_333)), (1_600.0, true, 0), (100.0, false, 0)] {
+            var configuration = LatencyChooser.Configuration(periodMicros: Self.period)
+            configuration.crosstalkHold = holds
+            let chooser = LatencyChooser(configuration)
+            let alone = chooser.note(padKey: "a", rateHz: rate, latenessMicros: 1_000, arrivalMicros: 0)
+            let prior = 4 * Int64((1e6 / rate).rounded()) + 2_000
+            #expect(alone == prior + Self.period + 1_000, "rate \(rate)")
+            let two = chooser.note(padKey: "b", rateHz: rate, latenessMicros: 1_000, arrivalMicros: 1_000)
+            #expect(two == prior + Self.period + 1_000 + added, "rate \(rate), hold \(holds)")
+        }
     }
 
     /// Through the router: a synced pad's hit starts at its strike plus the latency chosen.

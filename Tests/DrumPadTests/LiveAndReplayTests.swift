@@ -10,7 +10,10 @@ import TestSupport
 /// time, so a hit whose cause arrives just past its hold on a busy machine can fall the other
 /// way: every strike must play in both, and the crosstalk that plays may differ by at most four
 /// hits a pad (0-2 seen on a quiet machine, 3 on a loaded one; that bound is a timing figure,
-/// excused on a machine that stalled).
+/// excused on a machine that stalled). The hits both play are dated alike: each live hit's
+/// strike time on the brain's clock (`strike_us`) is its replay time plus one offset shared by
+/// every pad, within 0.25 ms (the pads' clock sync; a timing figure). The logs' first samples lie
+/// up to 2.5 ms apart; `--start-at` puts their t = 0 together, as the replay does.
 @Suite(.serialized)
 struct LiveAndReplayTests {
     static let folder = Program.repositoryRoot + "/Tests/Fixtures/stands/kit4-seed101/"
@@ -47,8 +50,42 @@ struct LiveAndReplayTests {
         for pad in running { #expect(pad.wait() == 0, "\(pad.output)") }
         usleep(500_000)
         #expect(brain.stop(signal: SIGINT) == 0)
-        // Live lines carry no strike time; count them, and match the strikes by the replay's.
         let lines = brain.output.split(separator: "\n")
+        // Each live hit's strike time, by pad.
+        var liveTimes: [String: [Double]] = [:]
+        for line in lines where line.hasPrefix("hit ") {
+            let fields = Dictionary(line.split(separator: " ").dropFirst().compactMap { field -> (String, String)? in
+                let parts = field.split(separator: "=", maxSplits: 1)
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+            }, uniquingKeysWith: { first, _ in first })
+            if let pad = fields["pad"], let strike = fields["strike_us"].flatMap({ Int64($0) }) {
+                liveTimes[pad, default: []].append(Double(strike) / 1e6)
+            }
+        }
+        // The shared offset: the densest millisecond of live minus replay times over all pads.
+        var differences: [Double] = []
+        for pad in Self.pads {
+            for live in liveTimes[pad] ?? [] { for replayed in offlineTimes[pad] ?? [] { differences.append(live - replayed) } }
+        }
+        differences.sort()
+        var densest = (count: 0, at: 0.0), low = 0
+        for high in differences.indices {
+            while differences[high] - differences[low] > 0.001 { low += 1 }
+            if high - low + 1 > densest.count { densest = (high - low + 1, differences[low]) }
+        }
+        let near = differences.filter { $0 >= densest.at - 0.002 && $0 <= densest.at + 0.003 }
+        let offset = near.isEmpty ? densest.at : near[near.count / 2]
+        for pad in Self.pads {
+            let residuals = (liveTimes[pad] ?? []).compactMap { live -> Double? in
+                let nearest = (offlineTimes[pad] ?? []).min { abs(live - offset - $0) < abs(live - offset - $1) }
+                return nearest.map { live - offset - $0 }
+            }.filter { abs($0) <= 0.005 }
+            let worst = residuals.map(abs).max() ?? 0
+            #expect(residuals.count >= (offlineTimes[pad] ?? []).count - 4,
+                    "pad \(pad): \(residuals.count) live hits dated within 5 ms of the replay's \((offlineTimes[pad] ?? []).count)")
+            attempt.timing(worst <= 0.000_25, "pad \(pad): a live hit dated \(worst * 1000) ms from the replay's")
+        }
+        // Match the strikes by the replay's.
         for pad in Self.pads {
             let live = lines.filter { $0.hasPrefix("hit ") && ($0.contains(" pad=\(pad) ") || $0.hasSuffix(" pad=\(pad)")) }.count
             let strikes = Program.contents(Self.folder + "\(pad).labels.csv").split(separator: "\n").dropFirst()
