@@ -30,14 +30,19 @@ public final class HitPrinter: @unchecked Sendable {
         public var burst: @Sendable (_ drum: Int?, _ velocity: Float, _ latencyMicros: Int64?) -> Void
         /// How long the brain took from receipt to rendering the hit's period, µs.
         public var brainTime: @Sendable (Int64) -> Void
+        /// A hit that started: its drum (in the kit it was routed against), velocity and the
+        /// output frame its sound starts at (for MIDI).
+        public var started: (@Sendable (_ drum: Int, _ velocity: Float, _ frame: Int64) -> Void)?
 
         /// Sinks for lines only, or for nothing.
         public init(line: (@Sendable (String) -> Void)?,
                     burst: @escaping @Sendable (Int?, Float, Int64?) -> Void = { _, _, _ in },
-                    brainTime: @escaping @Sendable (Int64) -> Void = { _ in }) {
+                    brainTime: @escaping @Sendable (Int64) -> Void = { _ in },
+                    started: (@Sendable (Int, Float, Int64) -> Void)? = nil) {
             self.line = line
             self.burst = burst
             self.brainTime = brainTime
+            self.started = started
         }
     }
 
@@ -110,6 +115,9 @@ public final class HitPrinter: @unchecked Sendable {
                 sinks.line?(BrainLines.unknown(routed, kitDrums: kitDrums()))
             case .started?, nil:
                 if let report { sinks.brainTime(report.renderedMicros.saturatingSubtract(routed.received.receivedMicros)) }
+                if let report, report.outcome == .started, let drum = routed.drum {
+                    sinks.started?(drum, routed.received.hit.velocity, report.frame)
+                }
                 // The burst goes with the sound: drawn when the hit starts (or when its start
                 // was waited for in vain), never for a hit that does not sound.
                 sinks.burst(routed.drum, routed.received.hit.velocity, routed.received.latencyMicros)

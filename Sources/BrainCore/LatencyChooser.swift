@@ -17,11 +17,12 @@ import Synchronization
 /// period it starts in is rendered) and `marginMicros`, plus the stands' decision hold below.
 ///
 /// It rises at once when a pad needs it (the hits before played late, and are counted). It
-/// falls only once the lower value has held for `fallAfterMicros`, and then only across a pause
+/// falls only once a lower value has held for `fallAfterMicros`, and then only across a pause
 /// in the playing (no hit from any pad for `pauseMicros`): a step in the middle of a groove is
 /// heard as one uneven stroke (5-7 ms on a 100 Hz stand, `tools/bench/jitter`), across a pause
-/// it is not. It never exceeds `maxMicros`: a pad later than that plays its hits late rather
-/// than hold every pad back.
+/// it is not. It falls to cover the latest of each pad's recent hits rather than the second
+/// latest, so that the next late hit does not raise it again at once. It never exceeds
+/// `maxMicros`: a pad later than that plays its hits late rather than hold every pad back.
 ///
 /// **The stands' decision hold is part of it** (`crosstalkHold`): a weak hit may be crosstalk
 /// of a strike on a neighbour that arrives after it, and waits for it up to one sensor period
@@ -29,7 +30,9 @@ import Synchronization
 /// far off for all but the latest-arriving hits: the audio period and margin are room the
 /// latest pad's hits leave. So where two or more pads that send their rate play, the latency
 /// adds what the longest hold exceeds that room by: the longest sensor period among them + 1 ms
-/// − the audio period − the margin (7.3 ms at 100 Hz, 1.3 ms at 250 Hz, none at 1.6 kHz). A
+/// − the audio period − the margin (7.3 ms at 100 Hz, 1.3 ms at 250 Hz, none at 1.6 kHz); so
+/// does a pad alone while it is new (its neighbours may not have played yet: no step when they
+/// do), until the latency next falls. A
 /// weak hit then waits for its cause within its slot, and every hit keeps the one latency
 /// (before, a 100 Hz stand's weak hits played up to 11 ms past their slots).
 ///
@@ -128,18 +131,26 @@ public final class LatencyChooser: Sendable {
                 s.pads[padKey] = Pad()
             }
             s.pads[padKey]!.record(min(max(lateness, 0), c.maxMicros), at: arrivalMicros, rateHz: rateHz, window: c.window)
-            var needed: Int64 = 0, longestPeriod: Int64 = 0, timed = 0
+            var needed: Int64 = 0, latest: Int64 = 0, longestPeriod: Int64 = 0, timed = 0, learning = false
             for pad in s.pads.values where !stale(pad) {
-                needed = max(needed, pad.lateness(window: c.window))
+                let lateness = pad.lateness(window: c.window)
+                needed = max(needed, lateness.second)
+                latest = max(latest, lateness.largest)
                 if let period = pad.periodMicros {
                     longestPeriod = max(longestPeriod, period)
                     timed += 1
+                    learning = learning || pad.seen < max(2, c.window / 4)
                 }
             }
-            let hold = c.crosstalkHold && timed >= 2
+            // The stands' hold, where two pads play, or while a pad is new (its neighbours may
+            // not have played yet: covered from the start, no step when they do).
+            let hold = c.crosstalkHold && (timed >= 2 || learning)
                 ? max(0, longestPeriod + 1_000 - c.periodMicros - c.marginMicros) : 0
-            let target = min(c.maxMicros, needed.saturatingAdd(c.periodMicros).saturatingAdd(c.marginMicros)
-                                              .saturatingAdd(hold))
+            let extra = c.periodMicros.saturatingAdd(c.marginMicros).saturatingAdd(hold)
+            let target = min(c.maxMicros, needed.saturatingAdd(extra))
+            // A fall covers the latest of each pad's recent hits, not the second latest: room for
+            // the next late one, so that it does not fall only to rise again.
+            let lower = min(c.maxMicros, latest.saturatingAdd(extra))
             let paused = s.lastArrival.map { arrivalMicros.saturatingSubtract($0) >= c.pauseMicros } ?? true
             s.lastArrival = max(s.lastArrival ?? arrivalMicros, arrivalMicros)
             if target > s.latency {
@@ -147,13 +158,13 @@ public final class LatencyChooser: Sendable {
                 s.lowerSince = nil
                 return (target, true)
             }
-            if target < s.latency {
+            if lower < s.latency {
                 let since = s.lowerSince ?? arrivalMicros
                 s.lowerSince = since
                 if paused && arrivalMicros.saturatingSubtract(since) >= c.fallAfterMicros {
-                    s.latency = target
+                    s.latency = lower
                     s.lowerSince = nil
-                    return (target, false)
+                    return (lower, false)
                 }
             } else {
                 s.lowerSince = nil
@@ -176,9 +187,9 @@ extension LatencyChooser.Pad {
         if let rateHz, rateHz.isFinite, rateHz >= 1 { periodMicros = Int64((1e6 / rateHz).rounded()) }
     }
 
-    /// The pad's lateness: the second largest of its recent hits', and while it has shown few,
-    /// at least four sensor periods + 2 ms.
-    func lateness(window: Int) -> Int64 {
+    /// The pad's lateness: the second largest of its recent hits' and the largest, and while it
+    /// has shown few, each at least four sensor periods + 2 ms.
+    func lateness(window: Int) -> (second: Int64, largest: Int64) {
         var largest: Int64 = 0, second: Int64 = 0
         for value in recent {
             if value > largest {
@@ -189,8 +200,8 @@ extension LatencyChooser.Pad {
             }
         }
         let measured = recent.count >= 2 ? second : largest
-        guard seen < max(2, window / 4) else { return measured }
+        guard seen < max(2, window / 4) else { return (measured, largest) }
         let prior = 4 * (periodMicros ?? 4_000) + 2_000
-        return max(measured, prior)
+        return (max(measured, prior), max(largest, prior))
     }
 }

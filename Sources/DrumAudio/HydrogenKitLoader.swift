@@ -161,8 +161,15 @@ public enum HydrogenKitLoader {
                 leftOut.append("instrument \"\(instrumentName)\" (\(name)): no sample left; left out")
                 continue
             }
+            // Its MIDI note: the kit's `midiOutNote`; without one, General MIDI's for its name,
+            // and failing that Hydrogen's own default, 36 + the instrument's id.
+            var note = instrument.number("midiOutNote").flatMap { $0 >= 0 && $0 <= 127 ? UInt8($0) : nil }
+            if note == nil, GeneralMIDI.note(forDrumNamed: name) == nil,
+               let id = instrument.number("id"), id >= 0, id <= 91 {
+                note = UInt8(36 + Int(id))
+            }
             drums.append(Kit.Drum(name: name, azimuth: max(-90, min(90, pan * 90)), gain: max(0, min(4, gain)),
-                                  layers: layers))
+                                  layers: layers, note: note))
         }
         if !muted.isEmpty {
             leftOut.append("instrument\(muted.count == 1 ? "" : "s") " + muted.map { "\"\($0)\"" }.joined(separator: ", ")

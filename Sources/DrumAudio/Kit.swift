@@ -34,15 +34,21 @@ public final class Kit: Sendable {
         public var gain: Double
         /// Velocity layers, each covering `minVelocity...maxVelocity` (at least one).
         public var layers: [Layer]
+        /// The MIDI note the kit gives this drum (0...127), if it gives one.
+        public var note: UInt8?
 
         /// Creates a drum.
-        public init(name: String, azimuth: Double, gain: Double, layers: [Layer]) {
+        public init(name: String, azimuth: Double, gain: Double, layers: [Layer], note: UInt8? = nil) {
             precondition(!layers.isEmpty, "a drum needs at least one sample")
             self.name = name
             self.azimuth = azimuth
             self.gain = gain
             self.layers = layers
+            self.note = note
         }
+
+        /// The MIDI note this drum plays as: the kit's, else General MIDI's for its name, else nil.
+        public var midiNote: UInt8? { note ?? GeneralMIDI.note(forDrumNamed: name) }
 
         /// Constant-power pan gains (docs/architecture.md, Kits): `p = (azimuth + 90) / 180`,
         /// `left = cos(p·π/2)`, `right = sin(p·π/2)`.

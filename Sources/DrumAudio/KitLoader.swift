@@ -53,6 +53,14 @@ public enum KitLoader {
             guard gain >= 0 && gain <= 4 else {
                 throw .badKit(path: file, detail: "drum \"\(drumName)\": gain \(gain) is outside 0…4")
             }
+            var note: UInt8?
+            if let value = entry["note"] {
+                guard let number = value as? NSNumber, let whole = Int(exactly: number.doubleValue), (0...127).contains(whole)
+                else {
+                    throw .badKit(path: file, detail: "drum \"\(drumName)\": \"note\" must be a MIDI note number 0…127")
+                }
+                note = UInt8(whole)
+            }
             var layerSpecs: [(sample: String, min: Double, max: Double)] = []
             if let layers = entry["layers"] as? [[String: Any]], !layers.isEmpty {
                 for layer in layers {
@@ -76,7 +84,7 @@ public enum KitLoader {
                 let buffer = try loadSample(spec.sample, kit: file, drum: drumName, sampleRate: sampleRate)
                 layers.append(Kit.Layer(buffer: buffer, minVelocity: spec.min, maxVelocity: spec.max, source: spec.sample))
             }
-            drums.append(Kit.Drum(name: drumName, azimuth: azimuth, gain: gain, layers: layers))
+            drums.append(Kit.Drum(name: drumName, azimuth: azimuth, gain: gain, layers: layers, note: note))
         }
         return Kit(name: name, drums: drums, sampleRate: sampleRate)
     }

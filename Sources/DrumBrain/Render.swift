@@ -55,7 +55,7 @@ struct Render: ParsableCommand {
 struct CheckKit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-kit",
-        abstract: "Load a kit, check it, and print its drums with their azimuths and layers.")
+        abstract: "Load a kit, check it, and print its drums with their azimuths, MIDI notes and layers.")
 
     @Argument(help: "A kit.json or its folder (default: the bundled kit).")
     var path: String?
@@ -71,7 +71,9 @@ struct CheckKit: ParsableCommand {
                     + "\(DecimalFormatting.string(Double(layer.buffer.frames) / kit.sampleRate, decimals: 3)) s"
                     + (layer.buffer.channels == 2 ? " stereo" : " mono")
             }
-            print("  \(drum.name): azimuth \(DecimalFormatting.string(drum.azimuth, decimals: 1))°, gain \(DecimalFormatting.string(drum.gain, decimals: 3)); "
+            let note = drum.midiNote.map { "MIDI note \($0)" + (drum.note == nil ? " (General MIDI)" : "") } ?? "no MIDI note"
+            print("  \(drum.name): azimuth \(DecimalFormatting.string(drum.azimuth, decimals: 1))°, gain \(DecimalFormatting.string(drum.gain, decimals: 3)), "
+                  + "\(note); "
                   + layers.joined(separator: "; "))
         }
         for line in kit.leftOut { print("left out: \(line)") }

@@ -43,6 +43,11 @@ struct KitReplayCommand: ParsableCommand {
     @Option(help: "Render the played hits to this WAV file (48 kHz stereo float).")
     var out: String?
 
+    @Option(help: ArgumentHelp("Write the played hits as a Standard MIDI File (channel 10, each drum's note), timed as --out.", valueName: "FILE.mid"))
+    var midiOut: String?
+
+    @OptionGroup var midi: MIDIOptions
+
     @Option(help: "Write every hit, in the order the brain received it, with what became of it (pad,t,arrival,strength,outcome,hold_ms) to this CSV.")
     var decisions: String?
 
@@ -181,6 +186,24 @@ struct KitReplayCommand: ParsableCommand {
                 try SoundFile.writeWAV(out, interleaved: buffer, channels: 2, sampleRate: Int(loadedKit.sampleRate), pcm16: false)
             }
             printError("drumbrain replay: \(result.played.count) hits rendered to \(out)")
+        }
+        if let midiOut {
+            let notes = loadedKit.drums.map(\.midiNote)
+            let recorder = MIDIFileRecorder(path: midiOut, flushMicros: .max)
+            var silent = 0
+            for hit in result.played {
+                guard let drum = loadedKit.index(of: pads[hit.pad].drum),
+                      let note = midi.mapping.note(drum: drum, velocity: Float(hit.velocity), micros: Int64((hit.time * 1e6).rounded()),
+                                           notes: notes)
+                else {
+                    silent += 1
+                    continue
+                }
+                try recorder.add(note, nowMicros: 0)
+            }
+            try recorder.finish()
+            printError("drumbrain replay: \(recorder.count) notes written to \(midiOut)"
+                       + (silent > 0 ? " (\(silent) hits on drums with no MIDI note left out)" : ""))
         }
     }
 }

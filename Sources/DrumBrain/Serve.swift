@@ -5,6 +5,8 @@ import DrumAudio
 import DrumNet
 import HitDetect
 import BrainCore
+import Monotonic
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -83,6 +85,11 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Also record what is played to this WAV file.")
     var record: String?
+
+    @Option(help: ArgumentHelp("Also record every hit played as a Standard MIDI File: each drum's note (General MIDI's for the bundled kit) on channel 10, at the time its sound starts in the output (as --record's WAV); rewritten whole every 0.5 s, so an interrupt or a crash leaves a playable file.", valueName: "FILE.mid"))
+    var recordMidi: String?
+
+    @OptionGroup var midi: MIDIOptions
 
     @Option(help: "Output sample rate in Hz.")
     var rate: Int = 48_000
@@ -220,12 +227,39 @@ struct Serve: AsyncParsableCommand {
         // take longer (a sound server stopped for a second, then ALSA's pulse plugin holding the
         // stream for two), so allow 5 s more before the line goes out without its frame.
         var writeLine: (@Sendable (String) -> Void)?
-        if visual == nil { writeLine = { line in StandardOutput.line(line) } }
+        if visual == nil && !quiet { writeLine = { line in StandardOutput.line(line) } }
+        // Every hit that starts, as a MIDI note at its frame's time, into the file.
+        let kitNotes = Mutex<[UInt8?]>(loadedKit.drums.map(\.midiNote))
+        let midiRecorder = recordMidi.map { MIDIFileRecorder(path: $0) }
+        var recordNote: (@Sendable (Int, Float, Int64) -> Void)?
+        if let midiRecorder {
+            let mapping = midi.mapping, failed = Atomic<Bool>(false), rate = Int64(rate)
+            recordNote = { drum, velocity, frame in
+                let notes = kitNotes.withLock { $0 }
+                guard let note = mapping.note(drum: drum, velocity: velocity, micros: frame.saturatingMultiply(1_000_000) / rate,
+                                              notes: notes) else { return }
+                do {
+                    try midiRecorder.add(note, nowMicros: MonotonicClock.nowMicros())
+                } catch {
+                    if !failed.exchange(true, ordering: .relaxed) { printError("drumbrain: \(error)") }
+                }
+            }
+        }
+        // Notes that came just after a write reach the file within the next half second.
+        let midiFlusher = midiRecorder.map { recorder in
+            Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    try? recorder.flushIfDue(nowMicros: MonotonicClock.nowMicros())
+                }
+            }
+        }
         let sinks = HitPrinter.Sinks(line: writeLine,
                                      burst: { drum, velocity, latency in visual?.hit(drum: drum, velocity: velocity, latencyMicros: latency) },
-                                     brainTime: { micros in visual?.started(brainMicros: micros) })
+                                     brainTime: { micros in visual?.started(brainMicros: micros) },
+                                     started: recordNote)
         let startWaitMicros = (latency?.configuration.maxMicros ?? Int64((jitterBufferMs ?? 0) * 1000)) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
-        let printer: HitPrinter? = quiet && visual == nil ? nil : HitPrinter(
+        let printer: HitPrinter? = quiet && visual == nil && midiRecorder == nil ? nil : HitPrinter(
             started: engine.mixer.started, rate: rate, startWaitMicros: startWaitMicros,
             audioRunning: { engine.isRendering }, kitDrums: { drums.names }, sinks: sinks)
         printer?.start()
@@ -265,6 +299,7 @@ struct Serve: AsyncParsableCommand {
                     for line in fresh.leftOut { printError("drumbrain: kit \(kitPath): \(line)") }
                     let generation = engine.mixer.swap(to: fresh)
                     drums.replace(kit: fresh, generation: generation)
+                    kitNotes.withLock { $0 = fresh.drums.map(\.midiNote) }
                     visual?.setKit(fresh)
                     printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
                                + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
@@ -298,6 +333,15 @@ struct Serve: AsyncParsableCommand {
         publisher?.stop()
         let totals = await server.stop()
         printer?.finish()
+        midiFlusher?.cancel()
+        if let midiRecorder, let recordMidi {
+            do {
+                try midiRecorder.finish()
+                printError("drumbrain: \(midiRecorder.count) notes recorded to \(recordMidi)")
+            } catch {
+                printError("drumbrain: \(error)")
+            }
+        }
         if let refused = printer?.hits.refusedCount, refused > 0 {
             printError("drumbrain: \(refused) received hits were not printed (their sound is not "
                        + "affected): the printer fell 4096 behind, the terminal taking lines more slowly than they "

@@ -21,7 +21,8 @@ struct LatencyChooserTests {
     }
 
     /// A 100 Hz pad's first hit: four periods + 2 ms before its hits show more, plus the audio
-    /// period and 1 ms; said once. Its hits then arrive at most 25 ms late (one stray at 90 ms):
+    /// period and 1 ms, plus the stands' hold while it is new (its neighbours may not have played
+    /// yet); said once. Its hits then arrive at most 25 ms late (one stray at 90 ms):
     /// once it has shown 16 hits the latency falls, but only after the lower value held 10 s,
     /// and only across a pause of 1 s or more: never between two strokes of a groove.
     @Test func itCoversThePadsLatestHitsAndFallsOnlyAfterHolding() {
@@ -30,14 +31,15 @@ struct LatencyChooserTests {
                                      onFall: { micros in falls.withLock { $0.append(micros) } })
         #expect(chooser.latencyMicros == Self.period + 1_000)
         let first = chooser.note(padKey: "snare", rateHz: 100, latenessMicros: 12_000, arrivalMicros: 0)
-        #expect(first == 42_000 + Self.period + 1_000)
+        #expect(first == 42_000 + Self.period + 1_000 + (11_000 - Self.period - 1_000))
         #expect(rises.withLock { $0 } == [first])
         let lateness: (Int) -> Int64 = { $0 == 40 ? 90_000 : Int64(15_000 + ($0 % 11) * 1_000) }  // 15…25 ms, one at 90
         // 100 hits over 10 s: the prior has gone after 16, the lower value has held under 10 s.
         #expect(Self.feed(chooser, "snare", rateHz: 100, lateness: lateness, count: 100, from: 100_000) == first)
         // 200 more: it has held 10 s, but the playing has not paused.
         #expect(Self.feed(chooser, "snare", rateHz: 100, lateness: lateness, count: 200, from: 10_100_000) == first)
-        // 0.9 s on is no pause; 1 s is: the stray 90 ms hit, once alone among the last 64, does not count.
+        // 0.9 s on is no pause; 1 s is: it falls to cover the latest of the last 64 (25 ms; the
+        // stray 90 ms hit has left them), with no hold (the pad plays alone).
         #expect(chooser.note(padKey: "snare", rateHz: 100, latenessMicros: 20_000, arrivalMicros: 30_900_000) == first)
         let settled = chooser.note(padKey: "snare", rateHz: 100, latenessMicros: 20_000, arrivalMicros: 31_900_000)
         #expect(settled == 25_000 + Self.period + 1_000)
@@ -68,18 +70,25 @@ struct LatencyChooserTests {
 
     /// The decision hold is covered where it can wait past the room the latest pad leaves: two
     /// 100 Hz pads add 10 + 1 − 2.667 − 1 ms; two 1.6 kHz pads add nothing; without the learned
-    /// stands (`crosstalkHold` false) nothing is added.
+    /// stands (`crosstalkHold` false) nothing is added. A pad alone adds it only while new.
     @Test func theStandsDecisionHoldIsPartOfTheLatency() {
         for (rate, holds, added) in [(100.0, true, Int64(7_333)), (1_600.0, true, 0), (100.0, false, 0)] {
             var configuration = LatencyChooser.Configuration(periodMicros: Self.period)
             configuration.crosstalkHold = holds
             let chooser = LatencyChooser(configuration)
+            // A new pad alone holds as much already: no step when its neighbours join.
             let alone = chooser.note(padKey: "a", rateHz: rate, latenessMicros: 1_000, arrivalMicros: 0)
             let prior = 4 * Int64((1e6 / rate).rounded()) + 2_000
-            #expect(alone == prior + Self.period + 1_000, "rate \(rate)")
+            #expect(alone == prior + Self.period + 1_000 + added, "rate \(rate)")
             let two = chooser.note(padKey: "b", rateHz: rate, latenessMicros: 1_000, arrivalMicros: 1_000)
             #expect(two == prior + Self.period + 1_000 + added, "rate \(rate), hold \(holds)")
         }
+        // A 100 Hz pad that stays alone: once it is known and a pause comes, the hold goes.
+        let chooser = LatencyChooser(.init(periodMicros: Self.period))
+        _ = Self.feed(chooser, "alone", rateHz: 100, lateness: { _ in 20_000 }, count: 20)
+        #expect(chooser.latencyMicros == 42_000 + Self.period + 1_000 + 7_333)
+        #expect(chooser.note(padKey: "alone", rateHz: 100, latenessMicros: 20_000, arrivalMicros: 13_000_000)
+            == 20_000 + Self.period + 1_000)
     }
 
     /// Through the router: a synced pad's hit starts at its strike plus the latency chosen.
@@ -98,8 +107,10 @@ struct LatencyChooserTests {
         for (k, call) in calls.enumerated() {
             let arrival = Int64(k) * 200_000 + 1_000_000
             let strike = arrival - Int64(8_000 + (k % 3) * 2_000)
-            // The first 16 at the 250 Hz prior (18 ms + period + 1 ms), then it holds (falling waits 10 s).
-            #expect(call.atMicros.map { $0 + call.delayMicros } == strike + 18_000 + Self.period + 1_000, "hit \(k)")
+            // The first 16 at the 250 Hz prior (18 ms + period + 1 ms, and the stands' hold while
+            // the pad is new: 4 + 1 ms − period − 1 ms), then it holds (falling waits 10 s and a pause).
+            #expect(call.atMicros.map { $0 + call.delayMicros } == strike + 18_000 + Self.period + 1_000 + (4_000 - Self.period),
+                    "hit \(k)")
         }
     }
 }
