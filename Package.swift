@@ -36,6 +36,10 @@ let package = Package(
             providers: [.apt(["libsamplerate0-dev"])]),
         // Linux's epoll and eventfd (part of libc) for the brain's network thread.
         .systemLibrary(name: "CEpoll"),
+        // The JACK client library (jackd2's, or PipeWire's) for the brain's --output jack.
+        .systemLibrary(
+            name: "CJack", pkgConfig: "jack",
+            providers: [.apt(["libjack-jackd2-dev"])]),
 
         // Pure Swift signal code: detectors, sensor logs, scoring, sweeps. No Foundation, no C.
         .target(name: "HitDetect"),
@@ -63,6 +67,9 @@ let package = Package(
         .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA"]),
         // The brain's terminal visual: the pure model (layout, bursts, status) and its renderer.
         .target(name: "DrumVisual", dependencies: ["SPSCRing"]),
+        // The brain's JACK client: its process callback renders the mixer and writes MIDI at
+        // each hit's frame. A target of its own, so that a pad's binary never links libjack.
+        .target(name: "JACKAudio", dependencies: ["DrumAudio", "CJack", "Monotonic"]),
         // The brain's decisions and its printer, shared by `drumbrain` and the serve-path fuzzer:
         // the hit router (drum, crosstalk, timing), the hand-off to the printer thread, the lines.
         .target(name: "BrainCore", dependencies: ["DrumNet", "DrumAudio", "HitDetect", "Monotonic", "SPSCRing"]),
@@ -70,6 +77,7 @@ let package = Package(
             name: "DrumBrain",
             dependencies: [
                 "BrainCore", "Console", "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "SPSCRing", "CALSA", "CSndFile",
+                "JACKAudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -25,10 +25,14 @@ public final class AudioEngine: @unchecked Sendable {
         case wav(String)
         /// Nowhere, in real time.
         case null
+        /// A JACK client's ports (or PipeWire's JACK): a callback driver (`JACKOutput` in the
+        /// JACKAudio target) renders each period through `renderExternal`.
+        case jack
 
-        /// Parses `alsa:DEVICE`, `wav:FILE` or `null`.
+        /// Parses `alsa:DEVICE`, `wav:FILE`, `jack` or `null`.
         public init?(_ text: String) {
             if text == "null" { self = .null }
+            else if text == "jack" { self = .jack }
             else if text.hasPrefix("alsa:") && text.count > 5 { self = .alsa(String(text.dropFirst(5))) }
             else if text.hasPrefix("wav:") && text.count > 4 { self = .wav(String(text.dropFirst(4))) }
             else { return nil }
@@ -39,6 +43,7 @@ public final class AudioEngine: @unchecked Sendable {
             case .alsa(let device): "alsa:\(device)"
             case .wav(let path): "wav:\(path)"
             case .null: "null"
+            case .jack: "jack"
             }
         }
     }
@@ -101,6 +106,15 @@ public final class AudioEngine: @unchecked Sendable {
     public let outputDescription: String
 
     private let buffer: UnsafeMutablePointer<Float>
+    private let bufferFrames: Int
+    /// The longest period a callback driver may render at once.
+    public static let maxExternalFrames = 8_192
+    /// Frames a callback driver has had rendered (its thread only).
+    private var externalRendered: Int64 = 0
+    /// A callback driver's xrun, for its render thread to reset the clock at its next period.
+    private let externalReset = Atomic<Bool>(false)
+    /// Why a callback driver stopped for good (its server went away), if it did.
+    private let externalFailure = Atomic<Bool>(false)
     private let alsa: ALSAPlayback?
     private let wavOutput: WAVWriter?
     private let recorder: WAVWriter?
@@ -145,14 +159,20 @@ public final class AudioEngine: @unchecked Sendable {
             alsa = nil
             wavOutput = nil
             outputDescription = "null (\(configuration.sampleRate) Hz, real time)"
+        case .jack:
+            alsa = nil
+            wavOutput = nil
+            outputDescription = "jack (\(configuration.sampleRate) Hz, period \(configuration.periodFrames))"
         }
         recorder = try configuration.record.map { path throws(DrumAudioError) in
             try WAVWriter(path: path, sampleRate: configuration.sampleRate)
         }
         self.configuration = config
-        // Touched now, so the audio thread never faults a fresh page.
-        buffer = .allocate(capacity: config.periodFrames * 2)
-        buffer.initialize(repeating: 0, count: config.periodFrames * 2)
+        // Touched now, so the audio thread never faults a fresh page. A callback driver may ask
+        // for any period up to `maxExternalFrames`.
+        bufferFrames = config.output == .jack ? max(config.periodFrames, Self.maxExternalFrames) : config.periodFrames
+        buffer = .allocate(capacity: bufferFrames * 2)
+        buffer.initialize(repeating: 0, count: bufferFrames * 2)
         frameClock = FrameClock(rate: config.sampleRate, periodFrames: config.periodFrames)
     }
 
@@ -160,11 +180,12 @@ public final class AudioEngine: @unchecked Sendable {
         buffer.deallocate()
     }
 
-    /// Starts the audio thread.
+    /// Starts the audio thread (for `.jack`, readies the engine for its driver's callbacks).
     public func start() {
         guard !running.load(ordering: .relaxed) else { return }
         running.store(true, ordering: .releasing)
         rendering.store(true, ordering: .releasing)
+        if configuration.output == .jack { return }
         let me = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { argument in
             let engine = Unmanaged<AudioEngine>.fromOpaque(argument!).takeRetainedValue()
@@ -183,9 +204,15 @@ public final class AudioEngine: @unchecked Sendable {
     }
     #endif
 
-    /// Stops the audio thread and closes the output and the recording.
+    /// Stops the audio thread and closes the output and the recording (for `.jack`, once its
+    /// driver has stopped calling).
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        if configuration.output == .jack {
+            rendering.store(false, ordering: .releasing)
+            recorder?.finish()
+            return
+        }
         // A device that stands still (a stopped sound server) would hold the audio thread in
         // its wait for room: wake it, so stopping never waits on the device.
         alsa?.interrupt()
@@ -243,9 +270,54 @@ public final class AudioEngine: @unchecked Sendable {
         return Status(mixer: mixer.counters, xruns: xrunCount.load(ordering: .relaxed),
                       realtime: rt == 0 ? nil : rt == 1,
                       realtimeRefusal: rt == 2 ? String(cString: strerror(code)) : nil,
-                      outputError: fatal == 0 ? nil : String(cString: snd_strerror(fatal)),
+                      outputError: externalFailure.load(ordering: .acquiring) ? "the JACK server went away"
+                          : (fatal == 0 ? nil : String(cString: snd_strerror(fatal))),
                       droppedSamples: (recorder?.ring.droppedCount ?? 0) + (wavOutput?.ring.droppedCount ?? 0),
                       closeTimedOut: closeTimedOut.load(ordering: .relaxed))
+    }
+
+    /// One period for a callback driver (JACK's process callback): `frames` frames of the mix
+    /// into `left` and `right`, as the audio thread would render them, the audio clock taking
+    /// the period's start from now. Silence if the engine is not running or the period is
+    /// longer than `maxExternalFrames`.
+    /// Real-time safety: as the audio thread's loop: no allocation, lock, log or I/O.
+    public func renderExternal(frames: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {
+        guard frames > 0, frames <= bufferFrames, running.load(ordering: .relaxed) else {
+            if frames > 0 {
+                left.update(repeating: 0, count: frames)
+                right.update(repeating: 0, count: frames)
+            }
+            return
+        }
+        if externalReset.exchange(false, ordering: .acquiringAndReleasing) { frameClock.reset() }
+        let micros = MonotonicClock.nowMicros()
+        clockOriginMicros.store(frameClock.update(nowMicros: micros, renderedFrames: externalRendered), ordering: .releasing)
+        mixer.render(into: buffer, frames: frames)
+        externalRendered += Int64(frames)
+        recorder?.ring.write(buffer, count: frames * 2)
+        for i in 0..<frames {
+            left[i] = buffer[2 * i]
+            right[i] = buffer[2 * i + 1]
+        }
+    }
+
+    /// A callback driver's xrun (any thread): counted as an underrun, and the clock timed
+    /// afresh at the next period.
+    public func externalXrun() {
+        xrunCount.wrappingAdd(1, ordering: .relaxed)
+        externalReset.store(true, ordering: .releasing)
+    }
+
+    /// Whether a callback driver's thread runs with real-time priority (JACK's `--realtime`).
+    public func externalRealtime(_ granted: Bool) {
+        realtimeErrno.store(granted ? 0 : EPERM, ordering: .relaxed)
+        realtimeState.store(granted ? 1 : 2, ordering: .releasing)
+    }
+
+    /// A callback driver stopped for good (its server went away): no more periods will come.
+    public func externalFailed() {
+        externalFailure.store(true, ordering: .releasing)
+        rendering.store(false, ordering: .releasing)
     }
 
     /// The audio thread: render, record, write, repeat.

@@ -22,6 +22,8 @@ final class KitTables: @unchecked Sendable {
     /// Every drum's layers: drum i's are `layerStart[i] ..< layerStart[i + 1]`.
     let layerTable: UnsafeMutablePointer<LayerEntry>
     let layerStart: UnsafeMutablePointer<Int>
+    /// Each drum's MIDI note (`Kit.Drum.midiNote`), −1 for none.
+    let midiNote: UnsafeMutablePointer<Int16>
 
     init(kit: Kit, generation: UInt32) {
         self.kit = kit
@@ -33,12 +35,14 @@ final class KitTables: @unchecked Sendable {
         let layerCount = kit.drums.prefix(drumCount).reduce(0) { $0 + $1.layers.count }
         layerTable = .allocate(capacity: max(1, layerCount))
         layerStart = .allocate(capacity: drumCount + 1)
+        midiNote = .allocate(capacity: max(1, drumCount))
         var next = 0
         for (i, drum) in kit.drums.prefix(drumCount).enumerated() {
             let pan = drum.panGains
             panLeft[i] = Float(pan.left)
             panRight[i] = Float(pan.right)
             drumGain[i] = Float(drum.gain)
+            midiNote[i] = drum.midiNote.map { Int16($0) } ?? -1
             layerStart[i] = next
             for layer in drum.layers {
                 (layerTable + next).initialize(to: LayerEntry(
@@ -57,5 +61,6 @@ final class KitTables: @unchecked Sendable {
         drumGain.deallocate()
         layerTable.deallocate()
         layerStart.deallocate()
+        midiNote.deallocate()
     }
 }

@@ -73,6 +73,10 @@ public final class Mixer: @unchecked Sendable {
     private var pendingCount = 0
     /// Frames rendered so far: the audio clock.
     private let renderedFrames = Atomic<Int64>(0)
+    /// The hits that started in the last period rendered, for MIDI at their frames. Audio
+    /// thread only (written by `render`, read after it by the same thread).
+    private let periodStarts: UnsafeMutablePointer<PeriodStart>
+    private var periodStartCount = 0
     private let startedHits = Atomic<Int>(0)
     private let unknownDrums = Atomic<Int>(0)
     private let droppedHits = Atomic<Int>(0)
@@ -95,12 +99,30 @@ public final class Mixer: @unchecked Sendable {
         handed = Mutex((kit, 1))
         pending = .allocate(capacity: pendingCapacity)
         pending.initialize(repeating: ScheduledHit(drum: 0, velocity: 0), count: pendingCapacity)
+        periodStarts = .allocate(capacity: pendingCapacity)
+        periodStarts.initialize(repeating: PeriodStart(note: -1, velocity: 0, offset: 0), count: pendingCapacity)
+    }
+
+    /// A hit that started in the last period rendered: its drum's MIDI note (−1 for none), its
+    /// velocity, and the frame in the period where its sound starts.
+    public struct PeriodStart: Sendable {
+        public var note: Int16
+        public var velocity: Float
+        public var offset: Int32
+    }
+
+    /// The hits that started in the last `render`, in the order they started. The rendering
+    /// thread only, between renders. Real-time safety: no allocation.
+    @inline(__always)
+    public func withPeriodStarts<R>(_ body: (UnsafeBufferPointer<PeriodStart>) -> R) -> R {
+        body(UnsafeBufferPointer(start: periodStarts, count: periodStartCount))
     }
 
     deinit {
         current.deallocate()
         fading.deallocate()
         pending.deallocate()
+        periodStarts.deallocate()
         tables.release()
         retiring?.release()
         for slot in [incoming.load(ordering: .acquiring), retired.load(ordering: .acquiring)] where slot != 0 {
@@ -198,6 +220,7 @@ public final class Mixer: @unchecked Sendable {
             }
         }
         out.update(repeating: 0, count: frames * 2)
+        periodStartCount = 0
         var cursor = 0
         while true {
             // The earliest pending hit that starts in this period.
@@ -279,6 +302,11 @@ public final class Mixer: @unchecked Sendable {
                                   left: kit.panLeft[drum] * gain * stereoBoost,
                                   right: kit.panRight[drum] * gain * stereoBoost, fadeLeft: -1)
             startedHits.wrappingAdd(1, ordering: .relaxed)
+            if periodStartCount < pendingCapacity {
+                periodStarts[periodStartCount] = PeriodStart(note: kit.midiNote[drum], velocity: hit.velocity,
+                                                             offset: Int32(truncatingIfNeeded: frame - renderedFrames.load(ordering: .relaxed)))
+                periodStartCount += 1
+            }
             let report = StartedHit(id: hit.id, frame: frame, renderedMicros: renderedMicros, requestedFrame: hit.frame)
             if report.lateFrames > 0 { lateHits.wrappingAdd(1, ordering: .relaxed) }
             if hit.id != 0 { started.push(report) }

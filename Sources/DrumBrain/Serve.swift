@@ -4,6 +4,7 @@ import Dispatch
 import DrumAudio
 import DrumNet
 import HitDetect
+import JACKAudio
 import BrainCore
 import Monotonic
 import Synchronization
@@ -80,8 +81,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The kit: a kit.json or its folder (default: the bundled kit).")
     var kit: String?
 
-    @Option(help: "Where the sound goes: alsa:DEVICE, wav:FILE (written in real time) or null.")
+    @Option(help: "Where the sound goes: alsa:DEVICE, jack (a JACK client, jackd or PipeWire's; the server's rate and period), wav:FILE (written in real time) or null.")
     var output: String = "alsa:default"
+
+    @Option(help: ArgumentHelp("Also send every hit played as MIDI: jack, a MIDI output port (midi_out) on the brain's JACK client (with --output jack), each note at the frame its sound starts.", valueName: "jack"))
+    var midiOut: String?
 
     @Option(help: "Also record what is played to this WAV file.")
     var record: String?
@@ -127,7 +131,13 @@ struct Serve: AsyncParsableCommand {
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be > 0") }
         guard maxHitsPerSecond >= 1 else { throw ValidationError("--max-hits-per-second must be ≥ 1") }
         guard AudioEngine.Output(output) != nil else {
-            throw ValidationError("--output must be alsa:DEVICE, wav:FILE or null, such as alsa:default")
+            throw ValidationError("--output must be alsa:DEVICE, jack, wav:FILE or null, such as alsa:default")
+        }
+        if let midiOut {
+            guard midiOut == "jack" else { throw ValidationError("--midi-out takes jack (the ALSA sequencer's port is not built yet)") }
+            guard output == "jack" else {
+                throw ValidationError("--midi-out jack needs --output jack: the MIDI port is on the brain's JACK client, whose periods place each note")
+            }
         }
         guard (8_000...192_000).contains(rate) else { throw ValidationError("--rate must be 8000…192000 Hz") }
 
@@ -161,6 +171,10 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let brainName = name ?? HostName.current(or: "drumbrain")
         let key = try loadKey()
+        // With --output jack the brain is a JACK client, at the server's rate and period.
+        let jack = output == "jack" ? try JACKOutput(name: "drumbrain") : nil
+        let rate = jack?.sampleRate ?? self.rate
+        let period = jack?.periodFrames ?? self.period
         let kitPath = try kit ?? BundledKit.path()
         let loadedKit = try KitLoader.load(kitPath, sampleRate: Double(rate))
         for line in loadedKit.leftOut { printError("drumbrain: kit \(kitPath): \(line)") }
@@ -172,10 +186,20 @@ struct Serve: AsyncParsableCommand {
         if tracePath != nil { audio.clockTrace = ClockTrace() }
         let engine = try AudioEngine(kit: loadedKit, configuration: audio)
         engine.start()
+        if let jack {
+            let connected = try jack.start(engine: engine, midiOut: midiOut == "jack", midiChannel: midi.mapping.channel,
+                                           curve: midi.midiCurve)
+            printError("drumbrain: JACK client \"\(jack.name)\": ports out_left, out_right"
+                       + (midiOut == "jack" ? ", midi_out" : "")
+                       + (connected.isEmpty ? " (no playback ports to connect to)" : "; connected to " + connected.joined(separator: ", ")))
+        }
         printError("drumbrain: kit \"\(loadedKit.name)\" (\(loadedKit.drums.map(\.name).joined(separator: ", "))) → \(engine.outputDescription)"
                    + (record.map { "; recording to \($0)" } ?? ""))
         for _ in 0..<100 where engine.status.realtime == nil { try await Task.sleep(for: .milliseconds(5)) }
-        if engine.status.realtime == false {
+        if engine.status.realtime == false && jack != nil {
+            printError("drumbrain: the JACK server runs without real-time scheduling (jackd --no-realtime?); "
+                       + "under load expect xruns")
+        } else if engine.status.realtime == false {
             printError("drumbrain: the audio thread runs without real-time priority (SCHED_FIFO: "
                        + "\(engine.status.realtimeRefusal ?? "refused")); under load expect glitches. "
                        + "Allow it with `ulimit -r 95` or an rtprio limit in /etc/security/limits.d/")
@@ -318,8 +342,13 @@ struct Serve: AsyncParsableCommand {
                 let status = engine.status
                 guard status.xruns > seen else { continue }
                 seen = status.xruns
-                printError("drumbrain: underrun near frame \(status.mixer.frames) (\(seen) so far): the sound device "
-                           + "ran dry and lost time; more room (--period, --periods) or less load on the machine avoids it")
+                if jack != nil {
+                    printError("drumbrain: JACK xrun near frame \(status.mixer.frames) (\(seen) so far): a period came "
+                               + "late; a longer JACK period or less load on the machine avoids it")
+                } else {
+                    printError("drumbrain: underrun near frame \(status.mixer.frames) (\(seen) so far): the sound device "
+                               + "ran dry and lost time; more room (--period, --periods) or less load on the machine avoids it")
+                }
             }
         }
         let visualStatus = visual?.follow(server: server, engine: engine, brainName: brainName,
@@ -347,6 +376,7 @@ struct Serve: AsyncParsableCommand {
                        + "affected): the printer fell 4096 behind, the terminal taking lines more slowly than they "
                        + "came; --quiet prints none")
         }
+        jack?.stop()
         engine.stop()
         if let tracePath, let trace = audio.clockTrace, !trace.write(to: tracePath) {
             printError("drumbrain: cannot write the clock trace \(tracePath): \(String(cString: strerror(errno)))")

@@ -1,0 +1,215 @@
+import CJack
+import DrumAudio
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The brain as a JACK client (`drumbrain --output jack`, with jackd or PipeWire's JACK): two
+/// audio output ports, `out_left` and `out_right`, connected to the system's playback ports
+/// when there are any, and with `--midi-out jack` a MIDI output port, `midi_out`, carrying a
+/// note-on for every hit at the frame where its sound starts in the audio (and its note-off
+/// 100 ms later, or just before the same note's next hit), so MIDI and audio agree to the
+/// sample.
+///
+/// JACK's process callback is the audio thread: it renders the mixer (`AudioEngine.
+/// renderExternal`) and writes the MIDI events, and never allocates, locks, logs or does I/O
+/// (DESIGN.md §9); the note-offs waiting are a fixed table. Xruns are counted as the engine's
+/// underruns; a server that goes away stops the engine's output with an error.
+///
+/// Thread safety: open, start and stop from the control side; the callbacks on JACK's threads.
+public final class JACKOutput: @unchecked Sendable {
+    // @unchecked: the ports and the note-off table are written in `start` before activation and
+    // then touched only by JACK's process thread; `client` is closed after deactivation.
+
+    /// What went wrong talking to JACK.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The client's name as the server knows it (it may add a suffix).
+    public let name: String
+    /// The server's sample rate and period, frames.
+    public let sampleRate: Int
+    public let periodFrames: Int
+    private let client: OpaquePointer
+    private var left: OpaquePointer?
+    private var right: OpaquePointer?
+    private var midi: OpaquePointer?
+    private var engine: AudioEngine?
+    private var channel: UInt8 = 9
+    private var curve = GeneralMIDI.VelocityCurve.linear
+    /// Note-offs waiting: note and frames until due.
+    private let offNotes: UnsafeMutablePointer<UInt8>
+    private let offDue: UnsafeMutablePointer<Int>
+    private var offCount = 0
+    private static let offCapacity = 256
+    /// A period's events, sorted by frame before they are written.
+    private let events: UnsafeMutablePointer<(offset: UInt32, status: UInt8, note: UInt8, velocity: UInt8)>
+    private static let eventCapacity = 512
+    private var active = false
+    /// How long a note sounds before its note-off, frames.
+    private let noteFrames: Int
+
+    /// Connects to the running JACK server as `name`. Throws if there is none (it is never
+    /// started from here).
+    public init(name: String) throws(Failure) {
+        var status = jack_status_t(rawValue: 0)
+        guard let client = CJack_open(name, &status) else {
+            throw Failure(description: "cannot connect to a JACK server (status 0x\(String(status.rawValue, radix: 16))): "
+                          + "start jackd, or PipeWire with its JACK support, first")
+        }
+        self.client = client
+        self.name = String(cString: jack_get_client_name(client))
+        sampleRate = Int(jack_get_sample_rate(client))
+        periodFrames = Int(jack_get_buffer_size(client))
+        noteFrames = max(1, sampleRate / 10)
+        offNotes = .allocate(capacity: Self.offCapacity)
+        offNotes.initialize(repeating: 0, count: Self.offCapacity)
+        offDue = .allocate(capacity: Self.offCapacity)
+        offDue.initialize(repeating: 0, count: Self.offCapacity)
+        events = .allocate(capacity: Self.eventCapacity)
+        events.initialize(repeating: (0, 0, 0, 0), count: Self.eventCapacity)
+    }
+
+    deinit {
+        if active { jack_deactivate(client) }
+        jack_client_close(client)
+        offNotes.deallocate()
+        offDue.deallocate()
+        events.deallocate()
+    }
+
+    /// Registers the ports, starts the callbacks rendering `engine` (started, output `.jack`,
+    /// at the server's rate and period), and connects the audio ports to the system's playback
+    /// ports if there are any. `midiChannel` is 0…15. Returns the ports connected to.
+    @discardableResult
+    public func start(engine: AudioEngine, midiOut: Bool, midiChannel: UInt8 = 9,
+                      curve: GeneralMIDI.VelocityCurve = .linear) throws(Failure) -> [String] {
+        guard let left = jack_port_register(client, "out_left", CJack_audio_type(), UInt(JackPortIsOutput.rawValue), 0),
+              let right = jack_port_register(client, "out_right", CJack_audio_type(), UInt(JackPortIsOutput.rawValue), 0)
+        else { throw Failure(description: "JACK refused the brain's audio ports") }
+        self.left = left
+        self.right = right
+        if midiOut {
+            guard let port = jack_port_register(client, "midi_out", CJack_midi_type(), UInt(JackPortIsOutput.rawValue), 0)
+            else { throw Failure(description: "JACK refused the brain's MIDI port") }
+            midi = port
+        }
+        self.engine = engine
+        channel = midiChannel & 0x0F
+        self.curve = curve
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        jack_set_process_callback(client, { frames, argument in
+            Unmanaged<JACKOutput>.fromOpaque(argument!).takeUnretainedValue().process(Int(frames))
+            return 0
+        }, me)
+        jack_set_xrun_callback(client, { argument in
+            Unmanaged<JACKOutput>.fromOpaque(argument!).takeUnretainedValue().engine?.externalXrun()
+            return 0
+        }, me)
+        jack_on_shutdown(client, { argument in
+            Unmanaged<JACKOutput>.fromOpaque(argument!).takeUnretainedValue().engine?.externalFailed()
+        }, me)
+        guard jack_activate(client) == 0 else { throw Failure(description: "JACK would not activate the brain's client") }
+        active = true
+        engine.externalRealtime(jack_is_realtime(client) != 0)
+        var connected: [String] = []
+        if let ports = jack_get_ports(client, nil, CJack_audio_type(), UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)) {
+            defer { jack_free(ports) }
+            var names: [String] = []
+            var i = 0
+            while let port = ports[i] {
+                names.append(String(cString: port))
+                i += 1
+            }
+            for (own, target) in zip([left, right], names.isEmpty ? [] : [names[0], names.count > 1 ? names[1] : names[0]]) {
+                if jack_connect(client, jack_port_name(own), target) == 0 { connected.append(target) }
+            }
+        }
+        return connected
+    }
+
+    /// Stops the callbacks (the engine renders no more periods); idempotent.
+    public func stop() {
+        guard active else { return }
+        jack_deactivate(client)
+        active = false
+    }
+
+    /// The port's full name, such as `drumbrain:midi_out`.
+    public func portName(_ short: String) -> String { "\(name):\(short)" }
+
+    /// JACK's process callback: the mix, then the MIDI events at their frames.
+    /// Real-time safety: no allocation, lock, log or I/O.
+    private func process(_ frames: Int) {
+        guard let engine, let left, let right,
+              let l = jack_port_get_buffer(left, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self),
+              let r = jack_port_get_buffer(right, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self)
+        else { return }
+        engine.renderExternal(frames: frames, left: l, right: r)
+        guard let midi, let buffer = jack_port_get_buffer(midi, jack_nframes_t(frames)) else { return }
+        jack_midi_clear_buffer(buffer)
+        var count = 0
+        func add(_ offset: Int, _ status: UInt8, _ note: UInt8, _ velocity: UInt8) {
+            guard count < Self.eventCapacity else { return }
+            events[count] = (UInt32(max(0, min(frames - 1, offset))), status, note, velocity)
+            count += 1
+        }
+        // Note-offs that fall in this period; the rest wait.
+        var i = 0
+        while i < offCount {
+            if offDue[i] < frames {
+                add(offDue[i], 0x80 | channel, offNotes[i], 64)
+                offCount -= 1
+                offNotes[i] = offNotes[offCount]
+                offDue[i] = offDue[offCount]
+            } else {
+                offDue[i] -= frames
+                i += 1
+            }
+        }
+        engine.mixer.withPeriodStarts { starts in
+            for start in starts where start.note >= 0 && start.note <= 127 {
+                let note = UInt8(start.note), offset = Int(start.offset)
+                // The same note still sounding ends just before it sounds again.
+                var j = 0
+                while j < offCount {
+                    if offNotes[j] == note {
+                        add(offset, 0x80 | channel, note, 64)
+                        offCount -= 1
+                        offNotes[j] = offNotes[offCount]
+                        offDue[j] = offDue[offCount]
+                    } else {
+                        j += 1
+                    }
+                }
+                add(offset, 0x90 | channel, note, GeneralMIDI.velocity(start.velocity, curve: curve))
+                if offset + noteFrames < frames {
+                    add(offset + noteFrames, 0x80 | channel, note, 64)
+                } else if offCount < Self.offCapacity {
+                    offNotes[offCount] = note
+                    offDue[offCount] = offset + noteFrames - frames  // frames into a later period
+                    offCount += 1
+                }
+            }
+        }
+        // In frame order (offs before ons at one frame, as they were added), then written.
+        if count > 1 {
+            for a in 1..<count {
+                let event = events[a]
+                var b = a
+                while b > 0 && events[b - 1].offset > event.offset {
+                    events[b] = events[b - 1]
+                    b -= 1
+                }
+                events[b] = event
+            }
+        }
+        for e in 0..<count {
+            var bytes = (events[e].status, events[e].note, events[e].velocity)
+            _ = withUnsafeBytes(of: &bytes) { raw in
+                jack_midi_event_write(buffer, events[e].offset, raw.baseAddress!.assumingMemoryBound(to: jack_midi_data_t.self), 3)
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DrumAudio
+import Testing
+import TestSupport
+
+/// The brain as a JACK client against a real jackd (the dummy driver: no sound card, no
+/// real-time scheduling), started by the test: its ports are there and connected to the
+/// system's playback ports, and with `--midi-out jack` `jack_midi_dump` receives a note-on for
+/// every hit a pad played, each at the same frame of its JACK period as the hit's sound (the
+/// brain's `frame=`), and the sound is at that frame in what the brain rendered.
+@Suite(.serialized)
+struct JACKTests {
+    static let available = toolAvailable("jackd") && toolAvailable("jack_midi_dump") && toolAvailable("jack_connect")
+        && toolAvailable("jack_lsp")
+
+    /// A private jackd: `jackd --no-realtime -n NAME -d dummy -r 48000 -p 128`.
+    final class Server {
+        let name = "drumtest\(getpid())x\(UInt32.random(in: 0...UInt32.max))"
+        let process: BackgroundProcess
+
+        init() throws {
+            process = BackgroundProcess(["jackd", "--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "128"])!
+            let name = self.name
+            guard eventually(within: 20, {
+                Program.runTool("env", ["JACK_DEFAULT_SERVER=\(name)", "jack_lsp"]).stdout.contains("system:playback_1")
+            }) else {
+                throw ServerFailure(message: "jackd did not start: \(process.output)")
+            }
+        }
+
+        func env(_ command: [String]) -> [String] { ["env", "JACK_DEFAULT_SERVER=\(name)"] + command }
+
+        deinit { process.stop(signal: SIGTERM) }
+    }
+
+    struct ServerFailure: Error { let message: String }
+
+    @Test(.enabled(if: available, "needs jackd2 (scripts/setup installs it)"))
+    func padsPlayThroughJACKWithEachNoteAtItsSoundsFrame() throws {
+        let server = try Server()
+        let dir = "/tmp/drumtest-jack-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(dir, 0o755)
+        defer { _ = Program.runTool("rm", ["-rf", dir]) }
+        // The first 4 s of a snare log: a pad with clock sync, so hits start inside periods.
+        let log = Program.contents(Program.repositoryRoot + "/Samples/logs/snare-250hz.csv").split(separator: "\n", omittingEmptySubsequences: false)
+        var short = ""
+        for line in log {
+            if let t = line.split(separator: ",").first.flatMap({ Double($0) }), t > 4 { break }
+            short += line + "\n"
+        }
+        MIDIFileTests.write(short, to: "\(dir)/snare.csv")
+        let port = freePort()
+        let brain = try #require(BackgroundProcess(server.env([Program.productsFolder + "/drumbrain", "--output", "jack", "--midi-out", "jack",
+                                                               "--port", "\(port)", "--no-visual", "--stand-state", "none",
+                                                               "--record", "\(dir)/heard.wav"])))
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        #expect(brain.output.contains("JACK client \"drumbrain\": ports out_left, out_right, midi_out; connected to system:playback_1, system:playback_2"),
+                "\(brain.output)")
+        let dump = try #require(BackgroundProcess(server.env(["jack_midi_dump"])))
+        defer { dump.stop(signal: SIGTERM) }
+        #expect(eventually(within: 10) {
+            Program.runTool("env", ["JACK_DEFAULT_SERVER=\(server.name)", "jack_lsp"]).stdout.contains("midi-monitor:input")
+        })
+        let connect = Program.runTool("env", ["JACK_DEFAULT_SERVER=\(server.name)", "jack_connect", "drumbrain:midi_out", "midi-monitor:input"])
+        #expect(connect.status == 0, "\(connect.stderr)")
+        let pad = try #require(BackgroundProcess([Program.productsFolder + "/drumpad", "run", "--drum", "snare", "--name", "snare",
+                                                  "--replay", "\(dir)/snare.csv", "--brain", "127.0.0.1:\(port)"]))
+        #expect(pad.wait() == 0, "\(pad.output)")
+        usleep(600_000)  // the last note's off, 100 ms on, and the dump's output
+        #expect(brain.stop(signal: SIGINT) == 0)
+        let frames = brain.output.split(separator: "\n").filter { $0.hasPrefix("hit drum=snare") }.compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("frame=") }.flatMap { Int64($0.dropFirst(6)) }
+        }
+        // `   37: 99 26 64 note on  (channel  9): pitch  38, velocity 100`
+        let notes = dump.output.split(separator: "\n").filter { $0.contains("note on") }.compactMap { line -> (offset: Int64, pitch: Int)? in
+            guard let offset = line.split(separator: ":").first.flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }),
+                  let pitch = line.split(separator: "pitch").last?.split(separator: ",").first.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+            else { return nil }
+            return (offset, pitch)
+        }
+        #expect(frames.count >= 5, "\(brain.output)")
+        #expect(notes.count == frames.count, "\(notes.count) notes for \(frames.count) hits\n\(dump.output)")
+        for (frame, note) in zip(frames, notes) {
+            #expect(note.pitch == 38)
+            #expect(frame % 128 == note.offset, "the hit's sound at frame \(frame) (\(frame % 128) into its period), its note at \(note.offset)")
+        }
+        // The sound itself starts at those frames in what the brain rendered into JACK's ports.
+        let heard = try SoundFile.read("\(dir)/heard.wav")
+        // (Its peak over the 32 frames from there at least twice the 32 before: a previous
+        // stroke may still ring.)
+        func peak(_ range: Range<Int>) -> Float {
+            range.clamped(to: 0..<heard.frames).map { max(abs(heard[$0, 0]), abs(heard[$0, 1])) }.max() ?? 0
+        }
+        for frame in frames.map({ Int($0) }) where frame + 32 < heard.frames {
+            let before = peak((frame - 32)..<frame), after = peak(frame..<(frame + 32))
+            #expect(after > 1e-3 && after > 2 * before, "frame \(frame): peak \(before) before, \(after) from there")
+        }
+    }
+}
