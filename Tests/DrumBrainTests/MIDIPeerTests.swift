@@ -83,6 +83,71 @@ struct MIDIPeerTests {
         #expect(found * 100 >= groups.count * 95, "\(found) of \(groups.count) hits have their onset within 3 ms")
     }
 
+    /// A DrumGizmo kit of two instruments made from the bundled samples, and its midimap
+    /// (kick 36, snare 38), in `dir`.
+    static func writeDrumGizmoKit(_ dir: String) {
+        for drum in ["kick", "snare"] {
+            _ = Program.runTool("cp", [Program.repositoryRoot + "/Samples/kit/\(drum).wav", "\(dir)/\(drum).wav"])
+            MIDIFileTests.write("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <instrument version="2.0" name="\(drum)">
+                  <samples>
+                    <sample name="\(drum)-1" power="1"><audiofile channel="\(drum)" file="\(drum).wav" filechannel="1"/></sample>
+                  </samples>
+                </instrument>
+                """, to: "\(dir)/\(drum).xml")
+        }
+        MIDIFileTests.write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <drumkit name="drumtest" description="the bundled kick and snare">
+              <channels><channel name="kick"/><channel name="snare"/></channels>
+              <instruments>
+                <instrument name="kick" file="kick.xml"><channelmap in="kick" out="kick"/></instrument>
+                <instrument name="snare" file="snare.xml"><channelmap in="snare" out="snare"/></instrument>
+              </instruments>
+            </drumkit>
+            """, to: "\(dir)/drumkit.xml")
+        MIDIFileTests.write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <midimap><map note="36" instr="kick"/><map note="38" instr="snare"/></midimap>
+            """, to: "\(dir)/midimap.xml")
+    }
+
+    @Test(.enabled(if: toolAvailable("drumgizmo"), "needs drumgizmo (scripts/setup installs it)"))
+    func drumGizmoPlaysARecordedPerformanceOnTheRightInstruments() throws {
+        let dir = Self.folder()
+        defer { _ = Program.runTool("rm", ["-rf", dir]) }
+        for drum in ["kick", "snare", "hihat"] {
+            _ = Program.runTool("cp", [Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv", "\(dir)/\(drum).csv"])
+        }
+        let replay = Program.run("drumbrain", ["replay", "\(dir)/kick.csv", "\(dir)/snare.csv", "\(dir)/hihat.csv",
+                                               "--midi-out", "\(dir)/take.mid", "--hits-dir", "\(dir)/hits"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        Self.writeDrumGizmoKit(dir)
+        // DrumGizmo 0.9.20's midifile input plays a 120 BPM file at half speed unless told
+        // speed=2.0; each channel goes to its own file, outkick-0.wav and outsnare-1.wav.
+        let render = Program.runTool("drumgizmo", ["-i", "midifile", "-I", "file=\(dir)/take.mid,midimap=\(dir)/midimap.xml,speed=2.0",
+                                                   "-o", "wavfile", "-O", "file=\(dir)/out,srate=48000", "-e", "960000",
+                                                   "\(dir)/drumkit.xml"])
+        #expect(render.status == 0, "\(render.stdout)\(render.stderr)")
+        for (drum, file) in [("kick", "outkick-0.wav"), ("snare", "outsnare-1.wav")] {
+            let hits = Program.contents("\(dir)/hits/\(drum).hits.csv").split(separator: "\n").dropFirst()
+                .compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }.filter { $0 < 19.5 }
+            let heard = Self.attackOnsets(try SoundFile.read("\(dir)/\(file)"))
+            let nearest = heard.map { h in hits.map { h - $0 }.min { abs($0) < abs($1) } ?? 1 }
+            let offset = nearest.sorted()[nearest.count / 2]
+            // Every onset on the drum's channel is one of its hits: the right instrument. Its
+            // timing wanders in a sawtooth of about ±9 ms around a fixed offset (DrumGizmo's
+            // midifile input, measured), so within 12 ms of it.
+            #expect(!heard.isEmpty && nearest.allSatisfy { abs($0 - offset) <= 0.012 },
+                    "\(drum): onsets off their hits by \(nearest.map { Int(($0 - offset) * 1000) }) ms")
+            if drum == "snare" {
+                // The snare's strokes are far apart: each one's onset is there.
+                #expect(heard.count == hits.count, "\(heard.count) snare onsets for \(hits.count) hits")
+            }
+        }
+    }
+
     @Test func aLiveBrainRecordsEveryHitAndAKillLeavesAPlayableFile() throws {
         try #require(toolAvailable("oscsend"), "needs liblo-tools (scripts/setup installs it)")
         let dir = Self.folder()
