@@ -291,6 +291,7 @@ public final class AudioEngine: @unchecked Sendable {
         }
         if externalReset.exchange(false, ordering: .acquiringAndReleasing) { frameClock.reset() }
         let micros = MonotonicClock.nowMicros()
+        configuration.clockTrace?.record(micros: micros, rendered: externalRendered, delay: -1)
         clockOriginMicros.store(frameClock.update(nowMicros: micros, renderedFrames: externalRendered), ordering: .releasing)
         mixer.render(into: buffer, frames: frames)
         externalRendered += Int64(frames)
