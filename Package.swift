@@ -113,7 +113,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Monotonic"], path: "Tests/TestSupport"),
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "Monotonic", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "DrumBrainTests",
-                    dependencies: ["DrumBrain", "BrainCore", "DrumAudio", "DrumVisual", "DrumNet", "Monotonic", "SPSCRing", "CALSA", "CSndFile", "TestSupport"]),
+                    dependencies: ["DrumBrain", "BrainCore", "DrumAudio", "DrumVisual", "DrumNet", "Monotonic", "SPSCRing", "CALSA", "CSndFile", "TestSupport", "JACKAudio", "AllocationCounter"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "Monotonic", "CEvdev", "TestSupport"]),

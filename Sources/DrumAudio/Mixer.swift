@@ -111,12 +111,12 @@ public final class Mixer: @unchecked Sendable {
         public var offset: Int32
     }
 
-    /// The hits that started in the last `render`, in the order they started. The rendering
-    /// thread only, between renders. Real-time safety: no allocation.
-    @inline(__always)
-    public func withPeriodStarts<R>(_ body: (UnsafeBufferPointer<PeriodStart>) -> R) -> R {
-        body(UnsafeBufferPointer(start: periodStarts, count: periodStartCount))
-    }
+    /// The hits that started in the last `render`, in the order they started: how many, and
+    /// each. The rendering thread only, between renders. Real-time safety: no allocation.
+    public var startsInLastPeriod: Int { periodStartCount }
+
+    /// The `index`th hit that started in the last `render` (`0..<startsInLastPeriod`).
+    public func startInLastPeriod(_ index: Int) -> PeriodStart { periodStarts[index] }
 
     deinit {
         current.deallocate()

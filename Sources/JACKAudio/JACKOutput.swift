@@ -47,8 +47,17 @@ public final class JACKOutput: @unchecked Sendable {
     private let events: UnsafeMutablePointer<(offset: UInt32, status: UInt8, note: UInt8, velocity: UInt8)>
     private static let eventCapacity = 512
     private var active = false
+    /// One MIDI message's bytes, written from here.
+    private let message: UnsafeMutablePointer<jack_midi_data_t>
+    /// Events gathered in the period being processed.
+    private var eventCount = 0
     /// How long a note sounds before its note-off, frames.
     private let noteFrames: Int
+    #if DEBUG
+    /// Test builds only: called on JACK's process thread as each period begins (true) and ends
+    /// (false), so a test can count allocations there. Set before `start`.
+    public nonisolated(unsafe) var aroundProcessForTesting: ((Bool) -> Void)?
+    #endif
 
     /// Connects to the running JACK server as `name`. Throws if there is none (it is never
     /// started from here).
@@ -67,6 +76,8 @@ public final class JACKOutput: @unchecked Sendable {
         offNotes.initialize(repeating: 0, count: Self.offCapacity)
         offDue = .allocate(capacity: Self.offCapacity)
         offDue.initialize(repeating: 0, count: Self.offCapacity)
+        message = .allocate(capacity: 3)
+        message.initialize(repeating: 0, count: 3)
         events = .allocate(capacity: Self.eventCapacity)
         events.initialize(repeating: (0, 0, 0, 0), count: Self.eventCapacity)
     }
@@ -77,6 +88,7 @@ public final class JACKOutput: @unchecked Sendable {
         offNotes.deallocate()
         offDue.deallocate()
         events.deallocate()
+        message.deallocate()
     }
 
     /// Registers the ports, starts the callbacks rendering `engine` (started, output `.jack`,
@@ -139,9 +151,21 @@ public final class JACKOutput: @unchecked Sendable {
     /// The port's full name, such as `drumbrain:midi_out`.
     public func portName(_ short: String) -> String { "\(name):\(short)" }
 
+    /// Adds an event at `offset` (held within the period) to the period's list. Process thread.
+    @inline(__always)
+    private func addEvent(_ offset: Int, _ status: UInt8, _ note: UInt8, _ velocity: UInt8, frames: Int) {
+        guard eventCount < Self.eventCapacity else { return }
+        events[eventCount] = (UInt32(max(0, min(frames - 1, offset))), status, note, velocity)
+        eventCount += 1
+    }
+
     /// JACK's process callback: the mix, then the MIDI events at their frames.
     /// Real-time safety: no allocation, lock, log or I/O.
     private func process(_ frames: Int) {
+        #if DEBUG
+        aroundProcessForTesting?(true)
+        defer { aroundProcessForTesting?(false) }
+        #endif
         guard let engine, let left, let right,
               let l = jack_port_get_buffer(left, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self),
               let r = jack_port_get_buffer(right, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self)
@@ -149,17 +173,12 @@ public final class JACKOutput: @unchecked Sendable {
         engine.renderExternal(frames: frames, left: l, right: r)
         guard let midi, let buffer = jack_port_get_buffer(midi, jack_nframes_t(frames)) else { return }
         jack_midi_clear_buffer(buffer)
-        var count = 0
-        func add(_ offset: Int, _ status: UInt8, _ note: UInt8, _ velocity: UInt8) {
-            guard count < Self.eventCapacity else { return }
-            events[count] = (UInt32(max(0, min(frames - 1, offset))), status, note, velocity)
-            count += 1
-        }
+        eventCount = 0
         // Note-offs that fall in this period; the rest wait.
         var i = 0
         while i < offCount {
             if offDue[i] < frames {
-                add(offDue[i], 0x80 | channel, offNotes[i], 64)
+                addEvent(offDue[i], 0x80 | channel, offNotes[i], 64, frames: frames)
                 offCount -= 1
                 offNotes[i] = offNotes[offCount]
                 offDue[i] = offDue[offCount]
@@ -168,31 +187,32 @@ public final class JACKOutput: @unchecked Sendable {
                 i += 1
             }
         }
-        engine.mixer.withPeriodStarts { starts in
-            for start in starts where start.note >= 0 && start.note <= 127 {
-                let note = UInt8(start.note), offset = Int(start.offset)
-                // The same note still sounding ends just before it sounds again.
-                var j = 0
-                while j < offCount {
-                    if offNotes[j] == note {
-                        add(offset, 0x80 | channel, note, 64)
-                        offCount -= 1
-                        offNotes[j] = offNotes[offCount]
-                        offDue[j] = offDue[offCount]
-                    } else {
-                        j += 1
-                    }
-                }
-                add(offset, 0x90 | channel, note, GeneralMIDI.velocity(start.velocity, curve: curve))
-                if offset + noteFrames < frames {
-                    add(offset + noteFrames, 0x80 | channel, note, 64)
-                } else if offCount < Self.offCapacity {
-                    offNotes[offCount] = note
-                    offDue[offCount] = offset + noteFrames - frames  // frames into a later period
-                    offCount += 1
+        for s in 0..<engine.mixer.startsInLastPeriod {
+            let start = engine.mixer.startInLastPeriod(s)
+            guard start.note >= 0 && start.note <= 127 else { continue }
+            let note = UInt8(start.note), offset = Int(start.offset)
+            // The same note still sounding ends just before it sounds again.
+            var j = 0
+            while j < offCount {
+                if offNotes[j] == note {
+                    addEvent(offset, 0x80 | channel, note, 64, frames: frames)
+                    offCount -= 1
+                    offNotes[j] = offNotes[offCount]
+                    offDue[j] = offDue[offCount]
+                } else {
+                    j += 1
                 }
             }
+            addEvent(offset, 0x90 | channel, note, GeneralMIDI.velocity(start.velocity, curve: curve), frames: frames)
+            if offset + noteFrames < frames {
+                addEvent(offset + noteFrames, 0x80 | channel, note, 64, frames: frames)
+            } else if offCount < Self.offCapacity {
+                offNotes[offCount] = note
+                offDue[offCount] = offset + noteFrames - frames  // frames into a later period
+                offCount += 1
+            }
         }
+        let count = eventCount
         // In frame order (offs before ons at one frame, as they were added), then written.
         if count > 1 {
             for a in 1..<count {
@@ -206,10 +226,10 @@ public final class JACKOutput: @unchecked Sendable {
             }
         }
         for e in 0..<count {
-            var bytes = (events[e].status, events[e].note, events[e].velocity)
-            _ = withUnsafeBytes(of: &bytes) { raw in
-                jack_midi_event_write(buffer, events[e].offset, raw.baseAddress!.assumingMemoryBound(to: jack_midi_data_t.self), 3)
-            }
+            message[0] = events[e].status
+            message[1] = events[e].note
+            message[2] = events[e].velocity
+            jack_midi_event_write(buffer, events[e].offset, message, 3)
         }
     }
 }

@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AllocationCounter
 import DrumAudio
+import JACKAudio
+import Synchronization
 import Testing
 import TestSupport
 
@@ -36,6 +39,41 @@ struct JACKTests {
     }
 
     struct ServerFailure: Error { let message: String }
+
+    /// JACK's process callback is the audio thread: with hits starting and MIDI notes going
+    /// out, no period allocates (counted on JACK's own thread, in this process).
+    @Test(.enabled(if: available, "needs jackd2 (scripts/setup installs it)"))
+    func theProcessCallbackNeverAllocates() throws {
+        let server = try Server()
+        setenv("JACK_DEFAULT_SERVER", server.name, 1)
+        defer { unsetenv("JACK_DEFAULT_SERVER") }
+        let jack = try JACKOutput(name: "drumtest")
+        let kit = try KitLoader.load(Program.repositoryRoot + "/Samples/kit/kit.json", sampleRate: Double(jack.sampleRate))
+        let engine = try AudioEngine(kit: kit, configuration: .init(output: .jack, sampleRate: jack.sampleRate,
+                                                                    periodFrames: jack.periodFrames))
+        let counts = Mutex((periods: 0, allocations: Int64(0)))
+        jack.aroundProcessForTesting = { begins in
+            if begins {
+                allocation_counter_start()
+            } else {
+                let counted = allocation_counter_stop()
+                counts.withLock { $0.periods += 1; $0.allocations += counted }
+            }
+        }
+        engine.start()
+        try jack.start(engine: engine, midiOut: true)
+        for k in 0..<20 {
+            #expect(engine.play(drum: k % kit.drums.count, velocity: 0.8))
+            usleep(50_000)
+        }
+        usleep(300_000)
+        jack.stop()
+        engine.stop()
+        let seen = counts.withLock { $0 }
+        #expect(seen.periods > 100, "\(seen.periods) periods")
+        #expect(engine.status.mixer.hits == 20)
+        #expect(seen.allocations == 0, "\(seen.allocations) allocations in \(seen.periods) periods")
+    }
 
     @Test(.enabled(if: available, "needs jackd2 (scripts/setup installs it)"))
     func padsPlayThroughJACKWithEachNoteAtItsSoundsFrame() throws {
