@@ -239,7 +239,7 @@ public final class Mixer: @unchecked Sendable {
                 cursor = nextOffset
             }
             guard next >= 0 else { break }
-            trigger(pending[next], frame: start + Int64(nextOffset), renderedMicros: now)
+            trigger(pending[next], frame: start + Int64(nextOffset), offset: nextOffset, renderedMicros: now)
             pendingCount -= 1
             pending[next] = pending[pendingCount]
         }
@@ -263,7 +263,7 @@ public final class Mixer: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func trigger(_ hit: ScheduledHit, frame: Int64, renderedMicros: Int64) {
+    private func trigger(_ hit: ScheduledHit, frame: Int64, offset: Int, renderedMicros: Int64) {
         tables._withUnsafeGuaranteedRef { kit in
             guard hit.kitGeneration == 0 || hit.kitGeneration == kit.generation else {
                 staleHits.wrappingAdd(1, ordering: .relaxed)
@@ -304,7 +304,7 @@ public final class Mixer: @unchecked Sendable {
             startedHits.wrappingAdd(1, ordering: .relaxed)
             if periodStartCount < pendingCapacity {
                 periodStarts[periodStartCount] = PeriodStart(note: kit.midiNote[drum], velocity: hit.velocity,
-                                                             offset: Int32(truncatingIfNeeded: frame - renderedFrames.load(ordering: .relaxed)))
+                                                             offset: Int32(truncatingIfNeeded: offset))
                 periodStartCount += 1
             }
             let report = StartedHit(id: hit.id, frame: frame, renderedMicros: renderedMicros, requestedFrame: hit.frame)

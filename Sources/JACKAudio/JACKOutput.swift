@@ -159,6 +159,14 @@ public final class JACKOutput: @unchecked Sendable {
         eventCount += 1
     }
 
+    /// Removes the waiting note-off at `index` (the last one takes its place). Process thread.
+    @inline(__always)
+    private func dropOff(at index: Int) {
+        offCount -= 1
+        offNotes[index] = offNotes[offCount]
+        offDue[index] = offDue[offCount]
+    }
+
     /// JACK's process callback: the mix, then the MIDI events at their frames.
     /// Real-time safety: no allocation, lock, log or I/O.
     private func process(_ frames: Int) {
@@ -179,9 +187,7 @@ public final class JACKOutput: @unchecked Sendable {
         while i < offCount {
             if offDue[i] < frames {
                 addEvent(offDue[i], 0x80 | channel, offNotes[i], 64, frames: frames)
-                offCount -= 1
-                offNotes[i] = offNotes[offCount]
-                offDue[i] = offDue[offCount]
+                dropOff(at: i)
             } else {
                 offDue[i] -= frames
                 i += 1
@@ -196,9 +202,7 @@ public final class JACKOutput: @unchecked Sendable {
             while j < offCount {
                 if offNotes[j] == note {
                     addEvent(offset, 0x80 | channel, note, 64, frames: frames)
-                    offCount -= 1
-                    offNotes[j] = offNotes[offCount]
-                    offDue[j] = offDue[offCount]
+                    dropOff(at: j)
                 } else {
                     j += 1
                 }

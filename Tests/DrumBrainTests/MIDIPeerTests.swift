@@ -20,6 +20,22 @@ struct MIDIPeerTests {
         return path
     }
 
+    /// The bundled groove logs (kick, snare, hihat) replayed in `dir` with `--midi-out
+    /// dir/take.mid --hits-dir dir/hits`.
+    static func recordGroove(in dir: String) -> ProgramRun {
+        for drum in ["kick", "snare", "hihat"] {
+            _ = Program.runTool("cp", [Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv", "\(dir)/\(drum).csv"])
+        }
+        return Program.run("drumbrain", ["replay", "\(dir)/kick.csv", "\(dir)/snare.csv", "\(dir)/hihat.csv",
+                                         "--midi-out", "\(dir)/take.mid", "--hits-dir", "\(dir)/hits"])
+    }
+
+    /// The times of the hits `recordGroove` played on `drum`.
+    static func played(_ drum: String, in dir: String) -> [Double] {
+        Program.contents("\(dir)/hits/\(drum).hits.csv").split(separator: "\n").dropFirst()
+            .compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }
+    }
+
     /// Where the sound of a render begins anew: a 1 ms span (four 0.25 ms frames) whose peak is
     /// four times the previous 10 ms's and over `floor`, dated at its first sample over a quarter
     /// of that peak (and twice the 10 ms before); then 30 ms on. Drum tails overlap, so a rise
@@ -51,17 +67,9 @@ struct MIDIPeerTests {
     func fluidsynthPlaysARecordedPerformanceWithEachHitInPlace() throws {
         let dir = Self.folder()
         defer { _ = Program.runTool("rm", ["-rf", dir]) }
-        for drum in ["kick", "snare", "hihat"] {
-            _ = Program.runTool("cp", [Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv", "\(dir)/\(drum).csv"])
-        }
-        let replay = Program.run("drumbrain", ["replay", "\(dir)/kick.csv", "\(dir)/snare.csv", "\(dir)/hihat.csv",
-                                               "--midi-out", "\(dir)/take.mid", "--hits-dir", "\(dir)/hits"])
+        let replay = Self.recordGroove(in: dir)
         #expect(replay.status == 0, "\(replay.stderr)")
-        var hits: [Double] = []
-        for drum in ["kick", "snare", "hihat"] {
-            hits += Program.contents("\(dir)/hits/\(drum).hits.csv").split(separator: "\n").dropFirst()
-                .compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }
-        }
+        let hits = ["kick", "snare", "hihat"].flatMap { Self.played($0, in: dir) }
         #expect(replay.stderr.contains("\(hits.count) notes written to \(dir)/take.mid"), "\(replay.stderr)")
         // fluidsynth without reverb and chorus (their tails would hide the next strike).
         let render = Program.runTool("fluidsynth", ["-ni", "-R", "0", "-C", "0", "-r", "48000", "-F", "\(dir)/take.wav",
@@ -117,11 +125,7 @@ struct MIDIPeerTests {
     func drumGizmoPlaysARecordedPerformanceOnTheRightInstruments() throws {
         let dir = Self.folder()
         defer { _ = Program.runTool("rm", ["-rf", dir]) }
-        for drum in ["kick", "snare", "hihat"] {
-            _ = Program.runTool("cp", [Program.repositoryRoot + "/Samples/logs/groove-\(drum)-250hz.csv", "\(dir)/\(drum).csv"])
-        }
-        let replay = Program.run("drumbrain", ["replay", "\(dir)/kick.csv", "\(dir)/snare.csv", "\(dir)/hihat.csv",
-                                               "--midi-out", "\(dir)/take.mid", "--hits-dir", "\(dir)/hits"])
+        let replay = Self.recordGroove(in: dir)
         #expect(replay.status == 0, "\(replay.stderr)")
         Self.writeDrumGizmoKit(dir)
         // DrumGizmo 0.9.20's midifile input plays a 120 BPM file at half speed unless told
@@ -131,8 +135,7 @@ struct MIDIPeerTests {
                                                    "\(dir)/drumkit.xml"])
         #expect(render.status == 0, "\(render.stdout)\(render.stderr)")
         for (drum, file) in [("kick", "outkick-0.wav"), ("snare", "outsnare-1.wav")] {
-            let hits = Program.contents("\(dir)/hits/\(drum).hits.csv").split(separator: "\n").dropFirst()
-                .compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }.filter { $0 < 19.5 }
+            let hits = Self.played(drum, in: dir).filter { $0 < 19.5 }
             let heard = Self.attackOnsets(try SoundFile.read("\(dir)/\(file)"))
             let nearest = heard.map { h in hits.map { h - $0 }.min { abs($0) < abs($1) } ?? 1 }
             let offset = nearest.sorted()[nearest.count / 2]
