@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "DrumVisual", dependencies: ["SPSCRing"]),
         // The brain's JACK client: its process callback renders the mixer and writes MIDI at
         // each hit's frame. A target of its own, so that a pad's binary never links libjack.
-        .target(name: "JACKAudio", dependencies: ["DrumAudio", "CJack", "Monotonic"]),
+        .target(name: "JACKAudio", dependencies: ["DrumAudio", "CJack", "Monotonic", "SPSCRing"]),
         // The brain's decisions and its printer, shared by `drumbrain` and the serve-path fuzzer:
         // the hit router (drum, crosstalk, timing), the hand-off to the printer thread, the lines.
         .target(name: "BrainCore", dependencies: ["DrumNet", "DrumAudio", "HitDetect", "Monotonic", "SPSCRing"]),

@@ -117,8 +117,9 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
         let padKey = received.padName ?? "connection-\(received.connectionID)"
         var buffer = jitterMicros
         if let latency, strike != nil {
+            // A MIDI source's notes are dated exactly: no detector's lateness to assume.
             buffer = latency.note(padKey: padKey, rateHz: received.rateHz.map(Double.init), latenessMicros: received.latencyMicros,
-                                  arrivalMicros: received.receivedMicros)
+                                  arrivalMicros: received.receivedMicros, prior: received.connectionID != MIDIInput.connectionID)
         }
         let slot = buffer > 0 ? strike.map { min($0, received.receivedMicros).saturatingAdd(buffer) } : nil
         if let crosstalk {

@@ -12,7 +12,8 @@ import Synchronization
 /// largest of the pad's last `window` (64) hits (one stray hit late by a network hiccup does not
 /// move it). Until a pad has shown `window / 4` (16) hits, its lateness is assumed to be at least
 /// four of its sensor periods + 2 ms (where a detector that dates strikes to their onset and
-/// scans for their peak fires: 42 ms at 100 Hz, 18 ms at 250 Hz). The latency is the largest
+/// scans for their peak fires: 42 ms at 100 Hz, 18 ms at 250 Hz; a MIDI source,
+/// dated exactly, is assumed nothing). The latency is the largest
 /// over the pads heard from lately, plus the audio period (a hit must be queued before the
 /// period it starts in is rendered) and `marginMicros`, plus the stands' decision hold below.
 ///
@@ -74,6 +75,9 @@ public final class LatencyChooser: Sendable {
         var next = 0
         var seen = 0
         var periodMicros: Int64?
+        /// Whether its lateness is assumed large while it is new (a pad's detector); a MIDI
+        /// source's is what it shows from its first note.
+        var prior = true
         var lastMicros: Int64 = 0
     }
 
@@ -108,8 +112,9 @@ public final class LatencyChooser: Sendable {
     /// Takes a hit of pad `padKey` (sensor `rateHz` if known) that arrived at `arrivalMicros`,
     /// `latenessMicros` after its strike (nil: the pad has no clock sync), and returns the
     /// latency to schedule it with.
-    public func note(padKey: String, rateHz: Double?, latenessMicros: Int64?, arrivalMicros: Int64) -> Int64 {
-        let (latency, moved) = choose(padKey: padKey, rateHz: rateHz, latenessMicros: latenessMicros, arrivalMicros: arrivalMicros)
+    public func note(padKey: String, rateHz: Double?, latenessMicros: Int64?, arrivalMicros: Int64, prior: Bool = true) -> Int64 {
+        let (latency, moved) = choose(padKey: padKey, rateHz: rateHz, latenessMicros: latenessMicros, arrivalMicros: arrivalMicros,
+                                      prior: prior)
         switch moved {
         case .some(true): onRise(latency, padKey)
         case .some(false): onFall(latency)
@@ -118,7 +123,7 @@ public final class LatencyChooser: Sendable {
         return latency
     }
 
-    private func choose(padKey: String, rateHz: Double?, latenessMicros: Int64?, arrivalMicros: Int64)
+    private func choose(padKey: String, rateHz: Double?, latenessMicros: Int64?, arrivalMicros: Int64, prior: Bool)
         -> (latencyMicros: Int64, rose: Bool?)
     {
         state.withLock { s in
@@ -128,7 +133,7 @@ public final class LatencyChooser: Sendable {
             if s.pads[padKey] == nil {
                 if s.pads.count >= c.maxPads { s.pads = s.pads.filter { !stale($0.value) } }
                 guard s.pads.count < c.maxPads else { return (s.latency, nil) }
-                s.pads[padKey] = Pad()
+                s.pads[padKey] = Pad(prior: prior)
             }
             s.pads[padKey]!.record(min(max(lateness, 0), c.maxMicros), at: arrivalMicros, rateHz: rateHz, window: c.window)
             var needed: Int64 = 0, latest: Int64 = 0, longestPeriod: Int64 = 0, timed = 0, learning = false
@@ -200,7 +205,7 @@ extension LatencyChooser.Pad {
             }
         }
         let measured = recent.count >= 2 ? second : largest
-        guard seen < max(2, window / 4) else { return (measured, largest) }
+        guard prior && seen < max(2, window / 4) else { return (measured, largest) }
         let prior = 4 * (periodMicros ?? 4_000) + 2_000
         return (max(measured, prior), max(largest, prior))
     }

@@ -258,6 +258,14 @@ public final class AudioEngine: @unchecked Sendable {
         return FrameClock.frame(atMicros: micros, originMicros: origin, rate: Int64(configuration.sampleRate))
     }
 
+    /// The monotonic time, µs, at which output frame `frame` is rendered by the audio clock
+    /// (the inverse of `frame(atMicros:)`), once the audio thread runs. Any thread.
+    public func micros(atFrame frame: Int64) -> Int64? {
+        let origin = clockOriginMicros.load(ordering: .acquiring)
+        guard origin != 0 else { return nil }
+        return origin.saturatingAdd(frame.saturatingMultiply(1_000_000) / Int64(configuration.sampleRate))
+    }
+
     /// Whether the audio thread is rendering: from `start` until `stop`, or until an output
     /// error ended it. A hit queued while it is not will never be reported. Any thread.
     public var isRendering: Bool { rendering.load(ordering: .acquiring) }
@@ -279,15 +287,17 @@ public final class AudioEngine: @unchecked Sendable {
     /// One period for a callback driver (JACK's process callback): `frames` frames of the mix
     /// into `left` and `right`, as the audio thread would render them, the audio clock taking
     /// the period's start from now. Silence if the engine is not running or the period is
-    /// longer than `maxExternalFrames`.
+    /// longer than `maxExternalFrames`. Returns the output frame at the period's start (nil
+    /// when it rendered silence).
     /// Real-time safety: as the audio thread's loop: no allocation, lock, log or I/O.
-    public func renderExternal(frames: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {
+    @discardableResult
+    public func renderExternal(frames: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) -> Int64? {
         guard frames > 0, frames <= bufferFrames, running.load(ordering: .relaxed) else {
             if frames > 0 {
                 left.update(repeating: 0, count: frames)
                 right.update(repeating: 0, count: frames)
             }
-            return
+            return nil
         }
         if externalReset.exchange(false, ordering: .acquiringAndReleasing) { frameClock.reset() }
         let micros = MonotonicClock.nowMicros()
@@ -300,6 +310,7 @@ public final class AudioEngine: @unchecked Sendable {
             left[i] = buffer[2 * i]
             right[i] = buffer[2 * i + 1]
         }
+        return externalRendered - Int64(frames)
     }
 
     /// A callback driver's xrun (any thread): counted as an underrun, and the clock timed

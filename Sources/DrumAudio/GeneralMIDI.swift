@@ -60,6 +60,41 @@ public enum GeneralMIDI {
         return UInt8(max(1, min(127, (shaped * 127).rounded())))
     }
 
+    /// A hit's velocity (0…1) from a MIDI velocity (1…127) through `curve`: the inverse of
+    /// `velocity(_:curve:)`, so that a note that comes in leaves again with its own velocity.
+    public static func hitVelocity(midi: UInt8, curve: VelocityCurve = .linear) -> Float {
+        let shaped = Double(min(127, max(1, midi))) / 127
+        switch curve {
+        case .linear: return Float(shaped)
+        // Inverses of log10(1 + 9v) and (10^v - 1) / 9, on 0…1.
+        case .log: return Float(min(1, max(0, (pow10(shaped) - 1) / 9)))
+        case .exp: return Float(min(1, max(0, log10(1 + 9 * shaped))))
+        }
+    }
+
+    /// General MIDI's percussion notes that stand for another (an acoustic bass drum for the
+    /// kick, an electric snare for the snare, the hi-hat's pedal and open notes for the
+    /// hi-hat, ...): where a kit has no drum on a note that comes in, the drum on the note it
+    /// stands for plays.
+    static let standsFor: [UInt8: [UInt8]] = [
+        35: [36], 36: [35], 38: [40], 40: [38], 37: [38], 39: [38],
+        42: [44, 46], 44: [42, 46], 46: [42, 44],
+        41: [43, 45], 43: [41, 45], 45: [47, 43], 47: [45, 48], 48: [50, 47], 50: [48, 47],
+        49: [57, 55, 52], 57: [49, 55, 52], 55: [49, 57], 52: [49, 57],
+        51: [59, 53], 59: [51, 53], 53: [51, 59],
+    ]
+
+    /// The index of the drum among `notes` (a kit's drums' notes, in order) that a MIDI note
+    /// plays: the first drum on that note, else the first on a note it stands for in General
+    /// MIDI; nil if none.
+    public static func drum(forNote note: UInt8, notes: [UInt8?]) -> Int? {
+        if let exact = notes.firstIndex(where: { $0 == note }) { return exact }
+        for other in standsFor[note] ?? [] {
+            if let index = notes.firstIndex(where: { $0 == other }) { return index }
+        }
+        return nil
+    }
+
     /// How a hit's velocity becomes a MIDI velocity.
     public enum VelocityCurve: String, Sendable, CaseIterable {
         case linear, log, exp

@@ -84,8 +84,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Where the sound goes: alsa:DEVICE, jack (a JACK client, jackd or PipeWire's; the server's rate and period), wav:FILE (written in real time) or null.")
     var output: String = "alsa:default"
 
-    @Option(help: ArgumentHelp("Also send every hit played as MIDI: jack, a MIDI output port (midi_out) on the brain's JACK client (with --output jack), each note at the frame its sound starts.", valueName: "jack"))
+    @Option(help: ArgumentHelp("Also send every hit played as MIDI: jack, a MIDI output port (midi_out) on the brain's JACK client (with --output jack), each note at the frame its sound starts; alsa, an ALSA sequencer port (\"drumbrain:midi out\"; aconnect or a synth subscribes to it), each note when its sound leaves the sound card.", valueName: "jack|alsa"))
     var midiOut: String?
+
+    @Option(help: ArgumentHelp("Let a MIDI source play the kit, mixed with the pads: jack, a MIDI input port (midi_in) on the brain's JACK client (with --output jack); alsa, an ALSA sequencer port (\"drumbrain:midi in\"). Each note-on plays the kit's drum on that note (check-kit shows them; General MIDI's alternatives too, such as 40 for the snare), as pad midi-in.", valueName: "jack|alsa"))
+    var midiIn: String?
 
     @Option(help: "Also record what is played to this WAV file.")
     var record: String?
@@ -134,9 +137,16 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--output must be alsa:DEVICE, jack, wav:FILE or null, such as alsa:default")
         }
         if let midiOut {
-            guard midiOut == "jack" else { throw ValidationError("--midi-out takes jack (the ALSA sequencer's port is not built yet)") }
-            guard output == "jack" else {
-                throw ValidationError("--midi-out jack needs --output jack: the MIDI port is on the brain's JACK client, whose periods place each note")
+            guard midiOut == "jack" || midiOut == "alsa" else { throw ValidationError("--midi-out takes jack or alsa") }
+            guard midiOut == "alsa" || output == "jack" else {
+                throw ValidationError("--midi-out jack needs --output jack: the MIDI port is on the brain's JACK client, whose periods place each note "
+                                      + "(without JACK: --midi-out alsa)")
+            }
+        }
+        if let midiIn {
+            guard midiIn == "jack" || midiIn == "alsa" else { throw ValidationError("--midi-in takes jack or alsa") }
+            guard midiIn == "alsa" || output == "jack" else {
+                throw ValidationError("--midi-in jack needs --output jack: the MIDI port is on the brain's JACK client (without JACK: --midi-in alsa)")
             }
         }
         guard (8_000...192_000).contains(rate) else { throw ValidationError("--rate must be 8000…192000 Hz") }
@@ -187,11 +197,20 @@ struct Serve: AsyncParsableCommand {
         let engine = try AudioEngine(kit: loadedKit, configuration: audio)
         engine.start()
         if let jack {
-            let connected = try jack.start(engine: engine, midiOut: midiOut == "jack", midiChannel: midi.mapping.channel,
-                                           curve: midi.midiCurve)
+            let connected = try jack.start(engine: engine, midiOut: midiOut == "jack", midiIn: midiIn == "jack",
+                                           midiChannel: midi.mapping.channel, curve: midi.midiCurve)
             printError("drumbrain: JACK client \"\(jack.name)\": ports out_left, out_right"
-                       + (midiOut == "jack" ? ", midi_out" : "")
+                       + (midiOut == "jack" ? ", midi_out" : "") + (midiIn == "jack" ? ", midi_in" : "")
                        + (connected.isEmpty ? " (no playback ports to connect to)" : "; connected to " + connected.joined(separator: ", ")))
+        }
+        // The ALSA sequencer's ports, for MIDI without JACK.
+        let sequencer = midiOut == "alsa" || midiIn == "alsa"
+            ? try ALSASequencer(name: "drumbrain", output: midiOut == "alsa", input: midiIn == "alsa") : nil
+        if let sequencer {
+            printError("drumbrain: ALSA sequencer client \(sequencer.client) \"drumbrain\": "
+                       + [sequencer.outPort.map { "port \(sequencer.address($0)) \"midi out\" (aseqdump -p \(sequencer.address($0)), or aconnect \(sequencer.address($0)) SYNTH)" },
+                          sequencer.inPort.map { "port \(sequencer.address($0)) \"midi in\" (aconnect KEYBOARD \(sequencer.address($0)))" }]
+                           .compactMap { $0 }.joined(separator: "; "))
         }
         printError("drumbrain: kit \"\(loadedKit.name)\" (\(loadedKit.drums.map(\.name).joined(separator: ", "))) → \(engine.outputDescription)"
                    + (record.map { "; recording to \($0)" } ?? ""))
@@ -269,6 +288,18 @@ struct Serve: AsyncParsableCommand {
                 }
             }
         }
+        // Every hit that starts, as a note on the ALSA sequencer's port, when its sound leaves
+        // the sound card: its frame's time plus the device's buffer.
+        if let sequencer, sequencer.outPort != nil {
+            let mapping = midi.mapping, bufferFrames = Int64(period * periods), record = recordNote
+            recordNote = { drum, velocity, frame in
+                record?(drum, velocity, frame)
+                let notes = kitNotes.withLock { $0 }
+                guard let note = mapping.note(drum: drum, velocity: velocity, micros: 0, notes: notes),
+                      let due = engine.micros(atFrame: frame.saturatingAdd(bufferFrames)) else { return }
+                sequencer.send(note: note.note, velocity: note.velocity, channel: note.channel, atMicros: due)
+            }
+        }
         // Notes that came just after a write reach the file within the next half second.
         let midiFlusher = midiRecorder.map { recorder in
             Task {
@@ -283,7 +314,7 @@ struct Serve: AsyncParsableCommand {
                                      brainTime: { micros in visual?.started(brainMicros: micros) },
                                      started: recordNote)
         let startWaitMicros = (latency?.configuration.maxMicros ?? Int64((jitterBufferMs ?? 0) * 1000)) + Int64(period * periods) * 1_000_000 / Int64(rate) + 5_000_000
-        let printer: HitPrinter? = quiet && visual == nil && midiRecorder == nil ? nil : HitPrinter(
+        let printer: HitPrinter? = quiet && visual == nil && recordNote == nil ? nil : HitPrinter(
             started: engine.mixer.started, rate: rate, startWaitMicros: startWaitMicros,
             audioRunning: { engine.isRendering }, kitDrums: { drums.names }, sinks: sinks)
         printer?.start()
@@ -311,6 +342,16 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "
                                   + "is another drumbrain running? Try --port with another number")
         }
+        // MIDI in: note-ons played as hits of pad midi-in, through the network thread.
+        let midiInput = midiIn == nil ? nil : MIDIInput(
+            names: drums.names, notes: kitNotes.withLock { $0 }, curve: midi.midiCurve,
+            inject: { server.inject($0) },
+            onUnmapped: { note in
+                printError("drumbrain: MIDI note \(note) came in, but the kit has no drum on it (check-kit shows each drum's note); "
+                           + "not played")
+            })
+        let midiFollower = midiInput.flatMap { input in jack.map { input.follow($0.midiIn) } }
+        if let midiInput, let sequencer, sequencer.inPort != nil { sequencer.startInput { midiInput.deliver([$0]) } }
         printError("drumbrain \"\(brainName)\" listening on \(bind):\(server.port)")
         let publisher = publish(brainName: brainName, port: server.port, kitName: loadedKit.name)
         var reload: DispatchSourceSignal?
@@ -324,6 +365,7 @@ struct Serve: AsyncParsableCommand {
                     let generation = engine.mixer.swap(to: fresh)
                     drums.replace(kit: fresh, generation: generation)
                     kitNotes.withLock { $0 = fresh.drums.map(\.midiNote) }
+                    midiInput?.setKit(names: fresh.drums.map(\.name), notes: fresh.drums.map(\.midiNote))
                     visual?.setKit(fresh)
                     printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
                                + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
@@ -359,6 +401,8 @@ struct Serve: AsyncParsableCommand {
         visual?.stop()
         reload?.cancel()
         printError("drumbrain: stopping")
+        midiFollower?.stop()
+        sequencer?.stopInput()
         publisher?.stop()
         let totals = await server.stop()
         printer?.finish()
@@ -382,6 +426,14 @@ struct Serve: AsyncParsableCommand {
             printError("drumbrain: cannot write the clock trace \(tracePath): \(String(cString: strerror(errno)))")
         }
         printSummary(engine.status, router: router, pads: totals)
+        if let midiInput {
+            printError("drumbrain: MIDI in (\(midiIn ?? "")): \(midiInput.played) notes played"
+                       + (midiInput.unmapped > 0 ? ", \(midiInput.unmapped) on notes the kit has no drum on" : "")
+                       + ((jack?.midiIn.refusedCount ?? 0) > 0 ? ", \(jack?.midiIn.refusedCount ?? 0) lost in bursts over 1024 a period" : ""))
+        }
+        if let sequencer, sequencer.outPort != nil, sequencer.lateNotes + sequencer.failedNotes > 0 {
+            printError("drumbrain: MIDI out (alsa): \(sequencer.lateNotes) notes sent late (at once), \(sequencer.failedNotes) refused by the sequencer")
+        }
         if let stands, let statePath, !stands.model.pairs.isEmpty {
             do {
                 try TextFile.write(stands.model.stateText, to: statePath)

@@ -1,5 +1,6 @@
 import CJack
 import DrumAudio
+import SPSCRing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,9 @@ import Glibc
 /// when there are any, and with `--midi-out jack` a MIDI output port, `midi_out`, carrying a
 /// note-on for every hit at the frame where its sound starts in the audio (and its note-off
 /// 100 ms later, or just before the same note's next hit), so MIDI and audio agree to the
-/// sample.
+/// sample. With `--midi-in jack`, a MIDI input port, `midi_in`: each note-on that comes in is
+/// handed on (`midiIn`) with the time of its frame, one period earlier (JACK's convention: what
+/// arrives in a period was played during the one before), so its spacing is kept to the sample.
 ///
 /// JACK's process callback is the audio thread: it renders the mixer (`AudioEngine.
 /// renderExternal`) and writes the MIDI events, and never allocates, locks, logs or does I/O
@@ -35,6 +38,10 @@ public final class JACKOutput: @unchecked Sendable {
     private var left: OpaquePointer?
     private var right: OpaquePointer?
     private var midi: OpaquePointer?
+    private var midiInPort: OpaquePointer?
+    /// The note-ons that came in on `midi_in`, for one consumer thread (`MIDIInput`); full, the
+    /// rest of a burst is dropped and counted (`refusedCount`).
+    public let midiIn = SPSCRing<MIDIInEvent>(capacity: 1024)
     private var engine: AudioEngine?
     private var channel: UInt8 = 9
     private var curve = GeneralMIDI.VelocityCurve.linear
@@ -95,7 +102,7 @@ public final class JACKOutput: @unchecked Sendable {
     /// at the server's rate and period), and connects the audio ports to the system's playback
     /// ports if there are any. `midiChannel` is 0…15. Returns the ports connected to.
     @discardableResult
-    public func start(engine: AudioEngine, midiOut: Bool, midiChannel: UInt8 = 9,
+    public func start(engine: AudioEngine, midiOut: Bool, midiIn: Bool = false, midiChannel: UInt8 = 9,
                       curve: GeneralMIDI.VelocityCurve = .linear) throws(Failure) -> [String] {
         guard let left = jack_port_register(client, "out_left", CJack_audio_type(), UInt(JackPortIsOutput.rawValue), 0),
               let right = jack_port_register(client, "out_right", CJack_audio_type(), UInt(JackPortIsOutput.rawValue), 0)
@@ -106,6 +113,11 @@ public final class JACKOutput: @unchecked Sendable {
             guard let port = jack_port_register(client, "midi_out", CJack_midi_type(), UInt(JackPortIsOutput.rawValue), 0)
             else { throw Failure(description: "JACK refused the brain's MIDI port") }
             midi = port
+        }
+        if midiIn {
+            guard let port = jack_port_register(client, "midi_in", CJack_midi_type(), UInt(JackPortIsInput.rawValue), 0)
+            else { throw Failure(description: "JACK refused the brain's MIDI input port") }
+            midiInPort = port
         }
         self.engine = engine
         channel = midiChannel & 0x0F
@@ -167,6 +179,23 @@ public final class JACKOutput: @unchecked Sendable {
         offDue[index] = offDue[offCount]
     }
 
+    /// The note-ons of this period on `port` into `midiIn`, each at the time of its frame a
+    /// period earlier. Process thread; no allocation (the event is read into a local).
+    @inline(__always)
+    private func takeNotes(_ port: OpaquePointer, frames: Int, periodStart: Int64, engine: AudioEngine) {
+        guard let buffer = jack_port_get_buffer(port, jack_nframes_t(frames)) else { return }
+        let count = jack_midi_get_event_count(buffer)
+        guard count > 0 else { return }
+        var event = jack_midi_event_t()
+        for index in 0..<count {
+            guard jack_midi_event_get(&event, buffer, index) == 0, event.size >= 3, let bytes = event.buffer,
+                  let micros = engine.micros(atFrame: periodStart + Int64(event.time) - Int64(frames)),
+                  let note = MIDIInEvent.noteOn(status: bytes[0], note: bytes[1], velocity: bytes[2], micros: micros)
+            else { continue }
+            midiIn.push(note)
+        }
+    }
+
     /// JACK's process callback: the mix, then the MIDI events at their frames.
     /// Real-time safety: no allocation, lock, log or I/O.
     private func process(_ frames: Int) {
@@ -178,7 +207,8 @@ public final class JACKOutput: @unchecked Sendable {
               let l = jack_port_get_buffer(left, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self),
               let r = jack_port_get_buffer(right, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self)
         else { return }
-        engine.renderExternal(frames: frames, left: l, right: r)
+        let start = engine.renderExternal(frames: frames, left: l, right: r)
+        if let midiInPort, let start { takeNotes(midiInPort, frames: frames, periodStart: start, engine: engine) }
         guard let midi, let buffer = jack_port_get_buffer(midi, jack_nframes_t(frames)) else { return }
         jack_midi_clear_buffer(buffer)
         eventCount = 0

@@ -12,7 +12,8 @@ import TestSupport
 /// real-time scheduling), started by the test: its ports are there and connected to the
 /// system's playback ports, and with `--midi-out jack` `jack_midi_dump` receives a note-on for
 /// every hit a pad played, each at the same frame of its JACK period as the hit's sound (the
-/// brain's `frame=`), and the sound is at that frame in what the brain rendered.
+/// brain's `frame=`), and the sound is at that frame in what the brain rendered. With
+/// `--midi-in jack`, a JACK MIDI client (python3-jack-client) plays the kit through the brain.
 @Suite(.serialized)
 struct JACKTests {
     static let available = toolAvailable("jackd") && toolAvailable("jack_midi_dump") && toolAvailable("jack_connect")
@@ -134,6 +135,74 @@ struct JACKTests {
         for frame in frames.map({ Int($0) }) where frame + 32 < heard.frames {
             let before = peak((frame - 32)..<frame), after = peak(frame..<(frame + 32))
             #expect(after > 1e-3 && after > 2 * before, "frame \(frame): peak \(before) before, \(after) from there")
+        }
+    }
+
+    static let pythonJACK = Program.runTool("/usr/bin/python3", ["-c", "import jack"]).status == 0
+
+    /// A JACK MIDI client plays the brain through `--midi-in jack`, mixed with a network hit:
+    /// each note-on plays the kit's drum on its note (General MIDI's alternatives too: 40 an
+    /// electric snare, 35 an acoustic bass drum), with its velocity, its sound as far from the
+    /// last as the notes were sent (to the frame), and a note the kit has no drum on is said and
+    /// not played.
+    @Test(.enabled(if: available && pythonJACK, "needs jackd2 and python3-jack-client (scripts/setup installs them)"))
+    func aJACKMIDIClientPlaysTheKit() throws {
+        let server = try Server()
+        let port = freePort()
+        let brain = try #require(BackgroundProcess(server.env([Program.productsFolder + "/drumbrain", "--output", "jack", "--midi-in", "jack",
+                                                               "--port", "\(port)", "--no-visual", "--stand-state", "none",
+                                                               // one latency throughout: a rise while the notes play
+                                                               // would move every later sound
+                                                               "--jitter-buffer-ms", "20"])))
+        #expect(brain.waitForOutput("listening on"), "\(brain.output)")
+        #expect(brain.output.contains("ports out_left, out_right, midi_in;"), "\(brain.output)")
+        // A network hit first: the pads and MIDI play together.
+        let osc = Program.runTool("oscsend", ["osc.tcp://127.0.0.1:\(port)", "/drum/hit", "sf", "ride", "0.5"])
+        #expect(osc.status == 0, "\(osc.stderr)")
+        #expect(brain.waitForOutput("hit drum=ride", within: 10), "\(brain.output)")
+        // kick, snare, hihat, an electric snare (40), an acoustic bass drum (35), a note the kit
+        // has none for (60), crash; 4801 frames apart (not a whole number of periods).
+        let sent: [(note: Int, velocity: Int, drum: String?)] = [(36, 127, "kick"), (38, 64, "snare"), (42, 100, "hihat"), (40, 30, "snare"),
+                                                                 (35, 90, "kick"), (60, 100, nil), (49, 110, "crash")]
+        let spacing: Int64 = 4801
+        let sender = try #require(BackgroundProcess(server.env(["/usr/bin/python3", Program.repositoryRoot + "/Tests/Fixtures/midi/jack_send.py",
+                                                                "drumbrain:midi_in", "\(spacing)"] + sent.map { "10:\($0.note):\($0.velocity)" })))
+        // jackd --no-realtime often has an xrun as a client joins: only those while the notes
+        // play count below (the sender waits a second after joining; the brain says each
+        // xrun within 0.1 s).
+        #expect(sender.waitForOutput("connected", within: 20), "\(sender.output)")
+        usleep(400_000)
+        let xrunsBefore = brain.output.components("JACK xrun")
+        #expect(sender.waitForOutput("done", within: 30), "\(sender.output)")
+        let played = sent.filter { $0.drum != nil }
+        #expect(eventually(within: 10) { brain.output.components("pad=midi-in") >= played.count }, "\(brain.output)")
+        usleep(200_000)
+        let xruns = brain.output.components("JACK xrun") > xrunsBefore
+        #expect(brain.stop(signal: SIGINT) == 0)
+        _ = sender.stop(signal: SIGTERM)
+        let lines = brain.output.split(separator: "\n").filter { $0.hasPrefix("hit ") && $0.contains("pad=midi-in") }
+        func field(_ line: Substring, _ name: String) -> Substring? {
+            line.split(separator: " ").first { $0.hasPrefix(name + "=") }?.dropFirst(name.count + 1)
+        }
+        #expect(lines.map { field($0, "drum").map(String.init) } == played.map(\.drum), "\(brain.output)")
+        #expect(lines.compactMap { field($0, "velocity").flatMap { Double($0) } }
+                    == played.map { (Double($0.velocity) / 127 * 1000).rounded() / 1000 }, "\(brain.output)")
+        #expect(brain.output.contains("MIDI note 60 came in, but the kit has no drum on it"), "\(brain.output)")
+        #expect(brain.output.contains("MIDI in (jack): 6 notes played, 1 on notes the kit has no drum on"), "\(brain.output)")
+        // The spacing kept: each sound as far after the first as its note was sent (the
+        // unmapped note's slot skipped), within 3 frames; and each note dated so, within a
+        // frame (21 µs) and the 200 ppm the brain's clock may slew to follow JACK's periods.
+        // An xrun (jackd --no-realtime on a busy machine) moves that clock: then within a
+        // period.
+        let frames = lines.compactMap { field($0, "frame").flatMap { Int64($0) } }
+        let strikes = lines.compactMap { field($0, "strike_us").flatMap { Int64($0) } }
+        let slots: [Int64] = sent.indices.filter { sent[$0].drum != nil }.map { Int64($0) * spacing }
+        #expect(frames.count == slots.count && strikes.count == slots.count, "\(brain.output)")
+        for k in 1..<min(frames.count, strikes.count, slots.count) {
+            let error = (frames[k] - frames[0]) - (slots[k] - slots[0])
+            #expect(abs(error) <= (xruns ? 128 : 3), "note \(k): its sound \(error) frames off its spacing\n\(brain.output)")
+            let dated = (strikes[k] - strikes[0]) - (slots[k] - slots[0]) * 1_000_000 / 48_000
+            #expect(abs(dated) <= (xruns ? 2_667 : 21 + (slots[k] - slots[0]) * 1_000_000 / 48_000 / 5_000), "note \(k): dated \(dated) µs off its spacing\n\(brain.output)")
         }
     }
 }

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import BrainCore
+import DrumNet
+import Synchronization
 import DrumAudio
 import Testing
 import TestSupport
@@ -152,6 +154,52 @@ struct MIDIFileTests {
             #expect(v >= last)
             last = v
         }
+    }
+
+    /// MIDI in: a note plays the drum on it, else the one General MIDI says it stands for;
+    /// a velocity comes back through the inverse of its curve (in and out again, the same).
+    @Test func notesThatComeInFindTheirDrumsAndVelocities() {
+        let notes: [UInt8?] = [36, 38, 42, 48, 43, 49, 51, nil]
+        #expect(GeneralMIDI.drum(forNote: 38, notes: notes) == 1)
+        #expect(GeneralMIDI.drum(forNote: 40, notes: notes) == 1)  // electric snare
+        #expect(GeneralMIDI.drum(forNote: 35, notes: notes) == 0)  // acoustic bass drum
+        #expect(GeneralMIDI.drum(forNote: 46, notes: notes) == 2)  // open hi-hat
+        #expect(GeneralMIDI.drum(forNote: 57, notes: notes) == 5)  // crash 2
+        #expect(GeneralMIDI.drum(forNote: 59, notes: notes) == 6)  // ride 2
+        #expect(GeneralMIDI.drum(forNote: 60, notes: notes) == nil)
+        #expect(GeneralMIDI.drum(forNote: 40, notes: [40, 38]) == 0)  // its own drum first
+        for curve in GeneralMIDI.VelocityCurve.allCases {
+            for midi in UInt8(1)...127 {
+                #expect(GeneralMIDI.velocity(GeneralMIDI.hitVelocity(midi: midi, curve: curve), curve: curve) == midi, "\(curve) \(midi)")
+            }
+        }
+        #expect(GeneralMIDI.hitVelocity(midi: 0) > 0 && GeneralMIDI.hitVelocity(midi: 200) == 1)
+        // Only note-ons of velocity 1…127 with data bytes in range are notes.
+        #expect(MIDIInEvent.noteOn(status: 0x99, note: 38, velocity: 100, micros: 5)
+                    == MIDIInEvent(note: 38, velocity: 100, channel: 9, micros: 5))
+        for (status, note, velocity) in [(0x89, 38, 100), (0x99, 38, 0), (0xB9, 38, 100), (0x99, 128, 100), (0x99, 38, 128)] as [(UInt8, UInt8, UInt8)] {
+            #expect(MIDIInEvent.noteOn(status: status, note: note, velocity: velocity, micros: 0) == nil)
+        }
+    }
+
+    /// MIDI in as hits: pad midi-in, the drum by name, dated by the note; unmapped notes counted
+    /// and said once each.
+    @Test func midiInputMakesHitsOfItsNotes() {
+        let said = Mutex<[UInt8]>([])
+        let input = MIDIInput(names: ["kick", "snare"], notes: [36, 38], curve: .linear, inject: { _ in },
+                              onUnmapped: { note in said.withLock { $0.append(note) } })
+        let hits = input.hits([MIDIInEvent(note: 38, velocity: 127, channel: 9, micros: 1_000),
+                               MIDIInEvent(note: 60, velocity: 64, channel: 0, micros: 1_100),
+                               MIDIInEvent(note: 60, velocity: 64, channel: 0, micros: 1_200),
+                               MIDIInEvent(note: 35, velocity: 64, channel: 0, micros: 5_000)], nowMicros: 3_000)
+        #expect(hits.map(\.hit.drum) == ["snare", "kick"])
+        #expect(hits.map(\.hit.velocity) == [1, Float(64) / 127])
+        #expect(hits.map(\.padName) == ["midi-in", "midi-in"] && hits.allSatisfy { $0.connectionID == MIDIInput.connectionID })
+        #expect(hits.map(\.latencyMicros) == [2_000, 0])  // a note dated ahead plays now
+        #expect(hits.map(\.strikeMicros) == [1_000, 3_000])
+        #expect(input.played == 2 && input.unmapped == 2 && said.withLock { $0 } == [60])
+        input.setKit(names: ["conga"], notes: [60])
+        #expect(input.hits([MIDIInEvent(note: 60, velocity: 1, channel: 0, micros: 0)], nowMicros: 0).map(\.hit.drum) == ["conga"])
     }
 
     @Test func aKitsNoteIsCheckedAndShownByCheckKit() throws {

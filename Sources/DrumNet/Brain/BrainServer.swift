@@ -73,6 +73,18 @@ public final class BrainServer: Sendable {
         try await loop.run(body)
     }
 
+    /// Hands `hits` from a source other than a connection (MIDI in) to `onHit` on the network
+    /// thread, in order, as if they had arrived there: the one producer of the audio thread's
+    /// queue stays the one. False (and the hits dropped) once the server has stopped.
+    ///
+    /// Thread safety: any thread; it never waits for the network thread.
+    @discardableResult
+    public func inject(_ hits: [ReceivedHit]) -> Bool {
+        guard !hits.isEmpty else { return true }
+        let loop = self.loop
+        return loop.submit { for hit in hits { loop.onHit(hit) } }
+    }
+
     /// A snapshot of every open connection's statistics, oldest first. With `latencies` false,
     /// each one's latency window is empty (`PadStatistics.withoutLatencies()`): a poll that does
     /// not need them, such as the terminal's status 4 times a second, then makes the network
