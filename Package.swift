@@ -14,7 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-        // HMAC-SHA256 for the optional pairing key (docs/protocol.md "Pairing").
+        // Only for a test: the pairing key's HMAC-SHA256 (DrumNet's own, Foundation-free) is
+        // checked against swift-crypto's.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
@@ -51,7 +52,6 @@ let package = Package(
                 "Monotonic", "CAvahiClient", "CEpoll",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The wait-free single-producer, single-consumer ring every thread hand-off uses.
         .target(name: "SPSCRing"),
@@ -65,6 +65,9 @@ let package = Package(
         // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
         // brain and a pad's --local playback.
         .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA"]),
+        // Hydrogen kits (drumkit.xml) through Foundation's XML parser: the brain's, never the
+        // pad's (a board's drumpad carries no Foundation; docs/deployment.md).
+        .target(name: "HydrogenKit", dependencies: ["DrumAudio"]),
         // The brain's terminal visual: the pure model (layout, bursts, status) and its renderer.
         .target(name: "DrumVisual", dependencies: ["SPSCRing"]),
         // The brain's JACK client: its process callback renders the mixer and writes MIDI at
@@ -77,7 +80,7 @@ let package = Package(
             name: "DrumBrain",
             dependencies: [
                 "BrainCore", "Console", "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "SPSCRing", "CALSA", "CSndFile",
-                "JACKAudio",
+                "JACKAudio", "HydrogenKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -111,10 +114,12 @@ let package = Package(
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
         // Runs executables and system tools from tests.
         .target(name: "TestSupport", dependencies: ["Monotonic"], path: "Tests/TestSupport"),
-        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "Monotonic", "TestSupport", "AllocationCounter"]),
+        // swift-crypto only to check the pairing key's own HMAC-SHA256 against.
+        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "Monotonic", "TestSupport", "AllocationCounter",
+                                                         .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DrumBrainTests",
-                    dependencies: ["DrumBrain", "BrainCore", "DrumAudio", "DrumVisual", "DrumNet", "Monotonic", "SPSCRing", "CALSA", "CSndFile", "TestSupport", "JACKAudio", "AllocationCounter"]),
-        .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
+                    dependencies: ["DrumBrain", "BrainCore", "DrumAudio", "DrumVisual", "DrumNet", "Monotonic", "SPSCRing", "CALSA", "CSndFile", "TestSupport", "JACKAudio", "AllocationCounter", "HydrogenKit"]),
+        .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "HydrogenKit", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "Monotonic", "CEvdev", "TestSupport"]),
     ],

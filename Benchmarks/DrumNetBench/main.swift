@@ -79,14 +79,19 @@ func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
     return sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
 }
 
+func rightPad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
+}
+
 func pad(_ text: String, _ width: Int) -> String {
     String(repeating: " ", count: max(0, width - text.count)) + text
 }
 
 print("drumnet-bench: \(rate) hits/s per pad plus pings, \(seconds) s per row, loopback, "
       + "\(ProcessInfoLite.cores) cores, seed \(seed)")
-print(pad("pads", 5) + "  " + "server".padding(toLength: 9, withPad: " ", startingAt: 0) + pad("hits", 8) + pad("lost", 6)
-      + pad("p50 µs", 9) + pad("p99 µs", 9) + pad("max µs", 9) + pad("CPU", 8) + pad("user", 8) + pad("kernel", 8))
+let headerLeft: String = pad("pads", 5) + "  " + rightPad("server", 9) + pad("hits", 8) + pad("lost", 6)
+let headerRight: String = pad("p50 µs", 9) + pad("p99 µs", 9) + pad("max µs", 9) + pad("CPU", 8) + pad("user", 8) + pad("kernel", 8)
+print(headerLeft + headerRight)
 
 /// The server under measurement: the brain, the C floor beside it, or a drumbrain apart.
 protocol Server: Sendable {
@@ -271,7 +276,7 @@ func row(count: Int, name: String, server: some Server, phases: [Int64]) async t
     await server.stop()
     func share(_ micros: Int64) -> String { oneDecimal(Double(micros) / Double(wall) * 100) + " %" }
     func micros(_ p: Double) -> String { sorted.map { "\(percentile($0, p))" } ?? "—" }
-    print(pad("\(count)", 5) + "  " + name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(received ?? sent)", 8)
+    print(pad("\(count)", 5) + "  " + rightPad(name, 9) + pad("\(received ?? sent)", 8)
           + pad(received.map { "\(max(0, sent - $0))" } ?? "—", 6) + pad(micros(0.5), 9) + pad(micros(0.99), 9) + pad(micros(1), 9)
           + pad(share(cpuAfter.total - cpuBefore.total), 8)
           + pad(share(cpuAfter.user - cpuBefore.user), 8) + pad(share(cpuAfter.system - cpuBefore.system), 8))

@@ -1,80 +1,145 @@
-import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Loads kits: the JSON form of docs/architecture.md, Kits. Control-side only (file I/O, allocation).
+///
+/// Foundation-free, so that a pad's binary (`drumpad run --local`) carries no Foundation: JSON
+/// through `JSONValue`, files through libc. A Hydrogen kit (XML) loads only where a loader for
+/// it is registered (`register(hydrogen:)`): the brain registers Foundation's (the `HydrogenKit`
+/// target, `HydrogenKitLoader.register()`).
 public enum KitLoader {
+    /// Loads a Hydrogen `drumkit.xml` at a sample rate.
+    public typealias HydrogenLoader = @Sendable (String, Double) throws(DrumAudioError) -> Kit
+
+    /// The Hydrogen loader registered, if any (a pad's board build has none: no XML parser).
+    private static let hydrogenLoader = Mutex<HydrogenLoader?>(nil)
+
+    /// Lets `load` read Hydrogen kits through `hydrogen`. Any thread; the last one registered wins.
+    public static func register(hydrogen: @escaping HydrogenLoader) {
+        hydrogenLoader.withLock { $0 = hydrogen }
+    }
+
     /// Loads the kit at `path`: a `kit.json` or a Hydrogen `drumkit.xml`, or a folder holding
     /// one, with every sample read through libsndfile and converted to `sampleRate`.
     public static func load(_ path: String, sampleRate: Double = 48_000) throws(DrumAudioError) -> Kit {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        guard let kind = fileKind(path) else {
             throw .unreadableKit(path: path, reason: "no such file or folder")
         }
         var file = path
-        if isFolder.boolValue {
-            let json = (path as NSString).appendingPathComponent("kit.json")
-            let hydrogen = (path as NSString).appendingPathComponent("drumkit.xml")
-            file = !FileManager.default.fileExists(atPath: json) && FileManager.default.fileExists(atPath: hydrogen)
-                ? hydrogen : json
+        if kind == .folder {
+            let json = joined(path, "kit.json")
+            let hydrogen = joined(path, "drumkit.xml")
+            file = fileKind(json) == nil && fileKind(hydrogen) != nil ? hydrogen : json
         }
-        if file.hasSuffix(".xml") { return try HydrogenKitLoader.load(file, sampleRate: sampleRate) }
+        if file.hasSuffix(".xml") {
+            guard let hydrogen = hydrogenLoader.withLock({ $0 }) else {
+                throw .unreadableKit(path: file, reason: "a Hydrogen kit, which this program cannot read (it has no XML parser, "
+                                     + "as a board's drumpad is built): play it on drumbrain, or give a kit.json of its samples")
+            }
+            return try hydrogen(file, sampleRate)
+        }
         return try loadJSON(file, sampleRate: sampleRate)
     }
 
-    static func loadJSON(_ file: String, sampleRate: Double) throws(DrumAudioError) -> Kit {
-        let root: Any
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: file))
-            root = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw .unreadableKit(path: file, reason: "\(error.localizedDescription)")
+    enum FileKind { case file, folder }
+
+    /// What is at `path` (following links), or nil if nothing is.
+    static func fileKind(_ path: String) -> FileKind? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT == S_IFDIR ? .folder : .file
+    }
+
+    /// `folder/name` (`name` alone when the folder is empty).
+    static func joined(_ folder: String, _ name: String) -> String {
+        folder.isEmpty ? name : (folder.hasSuffix("/") ? folder + name : folder + "/" + name)
+    }
+
+    /// The folder part of `path` ("" for a bare name; "/" for a file at the root).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// A whole file's bytes (at most 16 MiB: a kit file is a few KiB), or the reason it cannot be read.
+    struct ReadFailure: Error { let reason: String }
+
+    static func readBytes(_ path: String, limit: Int = 16 << 20) -> Result<[UInt8], ReadFailure> {
+        guard let file = fopen(path, "rb") else { return .failure(ReadFailure(reason: String(cString: strerror(errno)))) }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { return .failure(ReadFailure(reason: "larger than \(limit >> 20) MiB")) }
+            if count < chunk.count {
+                return ferror(file) != 0 ? .failure(ReadFailure(reason: String(cString: strerror(errno)))) : .success(bytes)
+            }
         }
-        guard let object = root as? [String: Any] else {
+    }
+
+    static func loadJSON(_ file: String, sampleRate: Double) throws(DrumAudioError) -> Kit {
+        let root: JSONValue
+        switch readBytes(file) {
+        case .failure(let failure):
+            throw .unreadableKit(path: file, reason: failure.reason)
+        case .success(let bytes):
+            do {
+                root = try JSONValue.parse(bytes)
+            } catch {
+                throw .unreadableKit(path: file, reason: "not JSON: \(error)")
+            }
+        }
+        guard root.isObject else {
             throw .badKit(path: file, detail: "the top level must be an object with \"name\" and \"drums\"")
         }
-        guard let name = object["name"] as? String, !name.isEmpty else {
+        guard let name = root["name"]?.string, !name.isEmpty else {
             throw .badKit(path: file, detail: "missing \"name\" (a string, such as \"Default\")")
         }
-        guard let drumList = object["drums"] as? [[String: Any]], !drumList.isEmpty else {
+        guard let drumList = root["drums"]?.array, !drumList.isEmpty, drumList.allSatisfy(\.isObject) else {
             throw .badKit(path: file, detail: "missing \"drums\" (a non-empty list of drum objects)")
         }
         var drums: [Kit.Drum] = []
         for (index, entry) in drumList.enumerated() {
-            guard let drumName = entry["name"] as? String, isDrumName(drumName) else {
+            guard let drumName = entry["name"]?.string, isDrumName(drumName) else {
                 throw .badKit(path: file, detail: "drum \(index + 1): \"name\" must be a lower-case word such as snare or hat-closed")
             }
             guard !drums.contains(where: { $0.name == drumName }) else {
                 throw .badKit(path: file, detail: "drum \"\(drumName)\" appears twice")
             }
-            let azimuth = (entry["azimuth"] as? NSNumber)?.doubleValue ?? 0
+            let azimuth = entry["azimuth"]?.number ?? 0
             guard (-90...90).contains(azimuth) else {
                 throw .badKit(path: file, detail: "drum \"\(drumName)\": azimuth \(azimuth) is outside -90…90 degrees")
             }
-            let gain = (entry["gain"] as? NSNumber)?.doubleValue ?? 1
+            let gain = entry["gain"]?.number ?? 1
             guard gain >= 0 && gain <= 4 else {
                 throw .badKit(path: file, detail: "drum \"\(drumName)\": gain \(gain) is outside 0…4")
             }
             var note: UInt8?
             if let value = entry["note"] {
-                guard let number = value as? NSNumber, let whole = Int(exactly: number.doubleValue), (0...127).contains(whole)
+                guard let number = value.number, let whole = Int(exactly: number), (0...127).contains(whole)
                 else {
                     throw .badKit(path: file, detail: "drum \"\(drumName)\": \"note\" must be a MIDI note number 0…127")
                 }
                 note = UInt8(whole)
             }
             var layerSpecs: [(sample: String, min: Double, max: Double)] = []
-            if let layers = entry["layers"] as? [[String: Any]], !layers.isEmpty {
+            if let layers = entry["layers"]?.array, !layers.isEmpty {
                 for layer in layers {
-                    guard let sample = layer["sample"] as? String else {
+                    guard let sample = layer["sample"]?.string else {
                         throw .badKit(path: file, detail: "drum \"\(drumName)\": every layer needs a \"sample\"")
                     }
-                    let low = (layer["min"] as? NSNumber)?.doubleValue ?? 0
-                    let high = (layer["max"] as? NSNumber)?.doubleValue ?? 1
+                    let low = layer["min"]?.number ?? 0
+                    let high = layer["max"]?.number ?? 1
                     guard low >= 0, high <= 1, low <= high else {
                         throw .badKit(path: file, detail: "drum \"\(drumName)\": layer \"\(sample)\" needs 0 ≤ min ≤ max ≤ 1")
                     }
                     layerSpecs.append((sample, low, high))
                 }
-            } else if let sample = entry["sample"] as? String {
+            } else if let sample = entry["sample"]?.string {
                 layerSpecs = [(sample, 0, 1)]
             } else {
                 throw .badKit(path: file, detail: "drum \"\(drumName)\": needs a \"sample\" or \"layers\"")
@@ -92,11 +157,11 @@ public enum KitLoader {
     /// One of a kit's samples: `sample` relative to the kit file's folder (or absolute), read
     /// through libsndfile and converted to `sampleRate`. Errors name the kit, the drum and the
     /// path tried.
-    static func loadSample(_ sample: String, kit file: String, drum: String,
+    public static func loadSample(_ sample: String, kit file: String, drum: String,
                            sampleRate: Double) throws(DrumAudioError) -> AudioBuffer {
-        let folder = (file as NSString).deletingLastPathComponent
-        let path = sample.hasPrefix("/") ? sample : (folder as NSString).appendingPathComponent(sample)
-        guard FileManager.default.fileExists(atPath: path) else {
+        let folder = folder(of: file)
+        let path = sample.hasPrefix("/") ? sample : joined(folder, sample)
+        guard fileKind(path) == .file else {
             throw .sampleNotFound(kit: file, drum: drum, sample: sample, lookedIn: folder.isEmpty ? "." : folder)
         }
         do {

@@ -1,4 +1,4 @@
-import Foundation
+
 
 /// A hit in a hit list (`t,drum,velocity`).
 public struct TimedHit: Sendable, Equatable {
@@ -60,22 +60,33 @@ public enum OfflineRender {
         return (out, unknown)
     }
 
+    /// `text` without the spaces, tabs and line ends around it.
+    static func trimmed(_ text: Substring) -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(text[first...last])
+    }
+
     /// Reads a hit list: CSV with columns `t` and `drum`, optional `velocity` (default 1), found
     /// by header name; `#` comments and blank lines allowed.
     public static func readHits(_ path: String) throws(DrumAudioError) -> [TimedHit] {
         let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw .badHits(path: path, line: 0, detail: "cannot read: \(error.localizedDescription)")
+        switch KitLoader.readBytes(path, limit: 256 << 20) {
+        case .failure(let failure):
+            throw .badHits(path: path, line: 0, detail: "cannot read: \(failure.reason)")
+        case .success(let bytes):
+            guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                throw .badHits(path: path, line: 0, detail: "not UTF-8 text")
+            }
+            text = decoded
         }
         var hits: [TimedHit] = []
         var columns: [String]?
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = Self.trimmed(raw)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { Self.trimmed($0) }
             guard let header = columns else {
                 columns = fields.map { $0.lowercased() }
                 for required in ["t", "drum"] where !columns!.contains(required) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CALSA
 import CSndFile
+import HydrogenKit
 
 /// `drumbrain`: the brain of the drum trigger network.
 @main
@@ -17,6 +18,22 @@ struct DrumBrain: AsyncParsableCommand {
         version: "drumbrain 0.1.0 (\(LinkedLibraries.summary))",
         subcommands: [Serve.self, KitReplayCommand.self, Render.self, CheckKit.self],
         defaultSubcommand: Serve.self)
+
+    /// ArgumentParser's own entry, with Hydrogen kits readable first (the brain reads every kit
+    /// form; a pad's board build reads kit.json only).
+    static func main() async {
+        HydrogenKitLoader.register()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Versions of the C libraries the brain runs on, for bug reports (`drumbrain --version`).

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+@testable import HydrogenKit
 import Testing
 import TestSupport
 @testable import DrumAudio
@@ -10,6 +11,9 @@ let hydrogenKits = "/usr/share/hydrogen/data/drumkits"
 let hydrogenDataInstalled = access(hydrogenKits + "/GMRockKit/drumkit.xml", R_OK) == 0
 
 struct HydrogenKitTests {
+    // KitLoader reads Hydrogen kits through the loader the brain registers.
+    init() { HydrogenKitLoader.register() }
+
     @Test func oldAndNewLayoutsMapNamesPanGainAndLayers() throws {
         let folder = try KitFolder(json: "{}", samples: [("a.wav", 48_000, 1, 480), ("b.wav", 48_000, 1, 480)])
         let xml = """
@@ -106,6 +110,8 @@ struct HydrogenKitTests {
 /// Hydrogen's oldest kit form, and kits with files missing (issue 30): what has its sample plays,
 /// what lacks one is left out and said, and every kit Debian installs loads and sounds.
 struct HydrogenKitFormsTests {
+    init() { HydrogenKitLoader.register() }
+
     static func write(_ xml: String, in folder: KitFolder) {
         let file = fopen(folder.path + "/drumkit.xml", "w")!
         fputs(xml, file)

@@ -5,6 +5,7 @@ import BrainCore
 import DrumNet
 import Synchronization
 import DrumAudio
+import HydrogenKit
 import Testing
 import TestSupport
 
@@ -136,6 +137,7 @@ struct MIDIFileTests {
         // A Hydrogen kit's own notes: GMRockKit's midiOutNote of each instrument, read from its
         // XML here without the loader.
         let xml = Program.contents(Self.hydrogenKits + "/GMRockKit/drumkit.xml")
+        HydrogenKitLoader.register()
         let gm = try KitLoader.load(Self.hydrogenKits + "/GMRockKit")
         let written = xml.split(separator: "<midiOutNote>").dropFirst().compactMap { UInt8($0.prefix { $0.isNumber }) }
         #expect(written.count == gm.drums.count && gm.drums.map(\.note) == written.map { Optional($0) })

@@ -1,3 +1,4 @@
+import Crypto
 import Testing
 @testable import DrumNet
 
@@ -23,6 +24,33 @@ struct PairingTests {
 
     @Test func answerMatchesPythonsHMACSHA256() {
         #expect(Self.hex(Self.key.answer(nonce: Self.nonce, padName: "pad-1")) == Self.expectedHMAC)
+    }
+
+    /// The pairing key's own SHA-256 and HMAC (DrumNet carries no swift-crypto, which imports
+    /// Foundation): FIPS 180-4's and RFC 4231's vectors, and swift-crypto's answers on random
+    /// keys and messages of every length around the block size.
+    @Test func ownHMACSHA256MatchesTheStandardsVectorsAndSwiftCrypto() {
+        #expect(Self.hex(DrumNet.SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Self.hex(DrumNet.SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(Self.hex(DrumNet.SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+                    == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        // RFC 4231 test cases 1, 2 and 6 (a key longer than a block).
+        #expect(Self.hex(DrumNet.SHA256.hmac(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8)))
+                    == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        #expect(Self.hex(DrumNet.SHA256.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+                    == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(Self.hex(DrumNet.SHA256.hmac(key: [UInt8](repeating: 0xaa, count: 131),
+                                             message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+                    == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        var generator = SystemRandomNumberGenerator()
+        for length in Array(0...130) + [1000, 4096] {
+            let key = (0..<(1 + length % 97)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let theirs = Array(Crypto.HMAC<Crypto.SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+            #expect(DrumNet.SHA256.hmac(key: key, message: message) == theirs, "length \(length)")
+        }
+        #expect(DrumNet.SHA256.constantTimeEqual([1, 2, 3], [1, 2, 3]))
+        #expect(!DrumNet.SHA256.constantTimeEqual([1, 2, 3], [1, 2, 4]) && !DrumNet.SHA256.constantTimeEqual([1, 2], [1, 2, 3]))
     }
 
     @Test func keyDescriptionNeverShowsTheKey() {

@@ -1,3 +1,4 @@
+import Foundation
 import HitDetect
 import Testing
 import TestSupport

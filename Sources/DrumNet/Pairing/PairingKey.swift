@@ -1,4 +1,3 @@
-import Crypto
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,9 +17,8 @@ public struct PairingKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// How to make a good key, for messages.
     public static let howToMake = "make one with `head -c 32 /dev/urandom | base64 > drum.key`"
 
-    /// Kept as bytes (Sendable); `SymmetricKey` is made per use, as it is not Sendable.
+    /// The key's bytes.
     private let bytes: [UInt8]
-    private var key: SymmetricKey { SymmetricKey(data: bytes) }
 
     /// A key of these bytes; at least `minimumBytes` of them (API misuse otherwise).
     public init(bytes: [UInt8]) {
@@ -36,12 +34,12 @@ public struct PairingKey: Sendable, CustomStringConvertible, CustomReflectable {
 
     /// The answer to a challenge: HMAC-SHA256(key, nonce ‖ padName UTF-8).
     public func answer(nonce: [UInt8], padName: String) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Self.message(nonce, padName), using: key))
+        SHA256.hmac(key: bytes, message: Self.message(nonce, padName))
     }
 
     /// Whether `answer` is the right one, compared in constant time.
     public func accepts(_ answer: [UInt8], nonce: [UInt8], padName: String) -> Bool {
-        HMAC<SHA256>.isValidAuthenticationCode(answer, authenticating: Self.message(nonce, padName), using: key)
+        SHA256.constantTimeEqual(answer, SHA256.hmac(key: bytes, message: Self.message(nonce, padName)))
     }
 
     /// A fresh random nonce for one challenge.

@@ -1,3 +1,4 @@
+import DrumAudio
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -16,6 +17,11 @@ import FoundationXML
 /// (`<isMuted>true`), as Hydrogen plays it: silent. Each is said once in `Kit.leftOut`; a kit
 /// with nothing left to play is an error.
 public enum HydrogenKitLoader {
+    /// Makes `KitLoader.load` read Hydrogen kits through this loader (the brain does at start).
+    public static func register() {
+        KitLoader.register(hydrogen: { file, rate throws(DrumAudioError) in try load(file, sampleRate: rate) })
+    }
+
     /// A parsed XML element: its name, text, and children.
     final class Element {
         let name: String
