@@ -62,23 +62,16 @@ public final class ALSASequencer: @unchecked Sendable {
         }
         snd_seq_set_client_name(handle, name)
         client = snd_seq_client_id(handle)
-        let application = UInt32(SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_APPLICATION)
-        if output {
-            let port = snd_seq_create_simple_port(handle, "midi out", UInt32(SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ),
-                                                  application)
-            guard port >= 0 else { throw fail("cannot create the output port", port) }
-            outPort = port
-        } else {
-            outPort = nil
+        // A port of the client: readable by subscribers (out) or writable by them (in).
+        func port(_ name: String, _ capabilities: Int32, wanted: Bool) throws(Failure) -> Int32? {
+            guard wanted else { return nil }
+            let made = snd_seq_create_simple_port(handle, name, UInt32(capabilities),
+                                                  UInt32(SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_APPLICATION))
+            guard made >= 0 else { throw fail("cannot create the port \"\(name)\"", made) }
+            return made
         }
-        if input {
-            let port = snd_seq_create_simple_port(handle, "midi in", UInt32(SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE),
-                                                  application)
-            guard port >= 0 else { throw fail("cannot create the input port", port) }
-            inPort = port
-        } else {
-            inPort = nil
-        }
+        outPort = try port("midi out", SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ, wanted: output)
+        inPort = try port("midi in", SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE, wanted: input)
         if output {
             let made = snd_seq_alloc_named_queue(handle, name)
             guard made >= 0 else { throw fail("cannot allocate a queue", made) }

@@ -431,6 +431,11 @@ struct Serve: AsyncParsableCommand {
                        + (midiInput.unmapped > 0 ? ", \(midiInput.unmapped) on notes the kit has no drum on" : "")
                        + ((jack?.midiIn.refusedCount ?? 0) > 0 ? ", \(jack?.midiIn.refusedCount ?? 0) lost in bursts over 1024 a period" : ""))
         }
+        if let jack, midiOut == "jack" {
+            let counts = jack.midiOutCounts
+            printError("drumbrain: MIDI out (jack): \(counts.noteOns) note-ons written"
+                       + (counts.refused > 0 ? ", \(counts.refused) events refused by JACK's full port buffer" : ""))
+        }
         if let sequencer, sequencer.outPort != nil, sequencer.lateNotes + sequencer.failedNotes > 0 {
             printError("drumbrain: MIDI out (alsa): \(sequencer.lateNotes) notes sent late (at once), \(sequencer.failedNotes) refused by the sequencer")
         }

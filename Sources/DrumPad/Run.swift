@@ -63,7 +63,7 @@ struct Run: ParsableCommand {
     @Option(help: "With --local: alsa:DEVICE, wav:FILE or null.")
     var localOutput = "alsa:default"
 
-    @Option(help: "With --local: the kit (JSON or Hydrogen; default: the bundled kit).")
+    @Option(help: "With --local: the kit, a kit.json or its folder (default: the bundled kit). A Hydrogen kit plays on the brain (drumbrain --kit); a pad reads no XML.")
     var kit: String?
 
     @OptionGroup var deviceOptions: DeviceOptions

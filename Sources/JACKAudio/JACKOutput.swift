@@ -1,6 +1,7 @@
 import CJack
 import DrumAudio
 import SPSCRing
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,6 +43,9 @@ public final class JACKOutput: @unchecked Sendable {
     /// The note-ons that came in on `midi_in`, for one consumer thread (`MIDIInput`); full, the
     /// rest of a burst is dropped and counted (`refusedCount`).
     public let midiIn = SPSCRing<MIDIInEvent>(capacity: 1024)
+    /// Note-ons written to `midi_out`, and events JACK's port buffer refused (full), so far.
+    private let noteOnsWritten = Atomic<Int>(0)
+    private let eventsRefused = Atomic<Int>(0)
     private var engine: AudioEngine?
     private var channel: UInt8 = 9
     private var curve = GeneralMIDI.VelocityCurve.linear
@@ -160,6 +164,11 @@ public final class JACKOutput: @unchecked Sendable {
         active = false
     }
 
+    /// Note-ons written to `midi_out` so far, and events its buffer refused. Any thread.
+    public var midiOutCounts: (noteOns: Int, refused: Int) {
+        (noteOnsWritten.load(ordering: .relaxed), eventsRefused.load(ordering: .relaxed))
+    }
+
     /// The port's full name, such as `drumbrain:midi_out`.
     public func portName(_ short: String) -> String { "\(name):\(short)" }
 
@@ -259,11 +268,18 @@ public final class JACKOutput: @unchecked Sendable {
                 events[b] = event
             }
         }
+        var ons = 0, refused = 0
         for e in 0..<count {
             message[0] = events[e].status
             message[1] = events[e].note
             message[2] = events[e].velocity
-            jack_midi_event_write(buffer, events[e].offset, message, 3)
+            if jack_midi_event_write(buffer, events[e].offset, message, 3) != 0 {
+                refused += 1
+            } else if events[e].status & 0xF0 == 0x90 {
+                ons += 1
+            }
         }
+        if ons > 0 { noteOnsWritten.wrappingAdd(ons, ordering: .relaxed) }
+        if refused > 0 { eventsRefused.wrappingAdd(refused, ordering: .relaxed) }
     }
 }
