@@ -1,5 +1,9 @@
 import AllocationCounter
 import Monotonic
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import DrumAudio
 
@@ -230,19 +234,22 @@ struct StartedReportTests {
 }
 
 struct HitQueueTests {
-    @Test func carriesHitsInOrderBetweenThreadsAndCountsOverflow() async {
+    @Test func carriesHitsInOrderBetweenThreadsAndCountsOverflow() {
         let queue = HitQueue(capacity: 128)
         let total = 100_000
         // A lost hit would leave the consumer below waiting forever, and a stopped consumer the
         // producer: after 60 s (100,000 hits take milliseconds) both stop, and it is a failure
-        // that says how many came.
+        // that says how many came. The producer is a thread of its own (not a task: two tasks
+        // yielding to each other on a cooperative pool whose threads other tests hold can both
+        // wait a minute), and each side yields its thread when the queue is full or empty.
         let deadline = MonotonicClock.nowMicros() + 60_000_000
-        let producer = Task.detached {
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
             var sent = 0
             while sent < total && MonotonicClock.nowMicros() < deadline {
-                // Yields when full or empty: both sides may share one thread of a busy pool.
-                if queue.push(ScheduledHit(drum: Int32(sent % 7), velocity: 0, frame: Int64(sent))) { sent += 1 } else { await Task.yield() }
+                if queue.push(ScheduledHit(drum: Int32(sent % 7), velocity: 0, frame: Int64(sent))) { sent += 1 } else { sched_yield() }
             }
+            done.signal()
         }
         var expected: Int64 = 0
         var ok = true
@@ -251,11 +258,11 @@ struct HitQueueTests {
                 ok = ok && hit.frame == expected && hit.drum == Int32(expected % 7)
                 expected += 1
             } else {
-                await Task.yield()
+                sched_yield()
             }
         }
         #expect(expected == Int64(total), "\(expected) of \(total) hits came through the queue")
-        await producer.value
+        done.wait()
         #expect(ok && queue.pop() == nil)
         let small = HitQueue(capacity: 2)
         #expect(small.push(ScheduledHit(drum: 0, velocity: 1)) && small.push(ScheduledHit(drum: 0, velocity: 1)))

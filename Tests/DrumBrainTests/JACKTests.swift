@@ -19,10 +19,14 @@ struct JACKTests {
     static let available = toolAvailable("jackd") && toolAvailable("jack_midi_dump") && toolAvailable("jack_connect")
         && toolAvailable("jack_lsp")
 
-    /// A private jackd: `jackd --no-realtime -n NAME -d dummy -r 48000 -p 128`.
+    /// A private jackd: `jackd --no-realtime -n NAME -d dummy -r 48000 -p 128`. (With
+    /// `--realtime` the takes here had more xruns, not fewer: the Python clients' process
+    /// callbacks then run at real-time priority and wait for Python's lock. The suite runs
+    /// alone, after the others, so that a busy machine does not make the periods late.)
     final class Server {
         let name = "drumtest\(getpid())x\(UInt32.random(in: 0...UInt32.max))"
         let process: BackgroundProcess
+        let realtime = false
 
         init() throws {
             process = BackgroundProcess(["jackd", "--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "128"])!
@@ -177,7 +181,7 @@ struct JACKTests {
         let played = sent.filter { $0.drum != nil }
         #expect(eventually(within: 10) { brain.output.components("pad=midi-in") >= played.count }, "\(brain.output)")
         usleep(200_000)
-        let xruns = brain.output.components("JACK xrun") > xrunsBefore
+        let xrunCount = brain.output.components("JACK xrun") - xrunsBefore
         #expect(brain.stop(signal: SIGINT) == 0)
         _ = sender.stop(signal: SIGTERM)
         let lines = brain.output.split(separator: "\n").filter { $0.hasPrefix("hit ") && $0.contains("pad=midi-in") }
@@ -192,17 +196,22 @@ struct JACKTests {
         // The spacing kept: each sound as far after the first as its note was sent (the
         // unmapped note's slot skipped), within 3 frames; and each note dated so, within a
         // frame (21 µs) and the 200 ppm the brain's clock may slew to follow JACK's periods.
-        // An xrun (jackd --no-realtime on a busy machine) moves that clock: then within a
-        // period.
+        // An xrun while the notes play (a machine too busy for the server's periods) moves
+        // JACK's frames against the clock by whole periods: then each sound within 3 frames of
+        // its place give or take as many periods as there were xruns, and the dating is not
+        // judged (the brain's clock is timed afresh after an xrun).
         let frames = lines.compactMap { field($0, "frame").flatMap { Int64($0) } }
         let strikes = lines.compactMap { field($0, "strike_us").flatMap { Int64($0) } }
         let slots: [Int64] = sent.indices.filter { sent[$0].drum != nil }.map { Int64($0) * spacing }
         #expect(frames.count == slots.count && strikes.count == slots.count, "\(brain.output)")
+        let steps = Int64(xrunCount)
         for k in 1..<min(frames.count, strikes.count, slots.count) {
             let error = (frames[k] - frames[0]) - (slots[k] - slots[0])
-            #expect(abs(error) <= (xruns ? 128 : 3), "note \(k): its sound \(error) frames off its spacing\n\(brain.output)")
+            #expect((-steps...steps).contains { abs(error - 128 * $0) <= 3 },
+                    "note \(k): its sound \(error) frames off its spacing (\(xrunCount) xruns)\n\(brain.output)")
             let dated = (strikes[k] - strikes[0]) - (slots[k] - slots[0]) * 1_000_000 / 48_000
-            #expect(abs(dated) <= (xruns ? 2_667 : 21 + (slots[k] - slots[0]) * 1_000_000 / 48_000 / 5_000), "note \(k): dated \(dated) µs off its spacing\n\(brain.output)")
+            #expect(xrunCount > 0 || abs(dated) <= 21 + (slots[k] - slots[0]) * 1_000_000 / 48_000 / 5_000,
+                    "note \(k): dated \(dated) µs off its spacing\n\(brain.output)")
         }
     }
 
@@ -210,8 +219,8 @@ struct JACKTests {
     /// `midi_out` while hits come over the network, its audio (`-o jackaudio`, one port per kit
     /// channel) recorded from the same JACK periods: each hit sounds on its own instrument's
     /// port, every one of them, at one fixed offset from where the brain's own sound starts.
-    @Test(.enabled(if: available && pythonJACK && toolAvailable("drumgizmo") && toolAvailable("oscsend"),
-                   "needs jackd2, python3-jack-client, drumgizmo and liblo-tools (scripts/setup installs them)"))
+    @Test(.enabled(if: available && pythonJACK && toolAvailable("drumgizmo"),
+                   "needs jackd2, python3-jack-client and drumgizmo (scripts/setup installs them)"))
     func drumGizmoPlaysLiveHitsOverJACKMIDI() throws {
         let server = try Server()
         let dir = MIDIPeerTests.folder()
@@ -233,17 +242,18 @@ struct JACKTests {
         let recorder = try #require(BackgroundProcess(server.env(["/usr/bin/python3", Program.repositoryRoot + "/Tests/Fixtures/midi/jack_record.py",
                                                                   "\(dir)/heard.wav", "5", "DrumGizmo:0-kick", "DrumGizmo:1-snare"])))
         #expect(recorder.waitForOutput("recording", within: 20), "\(recorder.output)")
+        // One client sends every hit (a process a hit would load the machine).
+        let sender = try #require(BackgroundProcess(["/usr/bin/python3", Program.repositoryRoot + "/Tests/Fixtures/midi/osc_hits.py", "\(port)", "0.2"]
+                                                    + (0..<6).flatMap { _ in ["kick:0.9", "snare:0.7"] }))
+        #expect(sender.waitForOutput("connected", within: 20), "\(sender.output)")
         usleep(500_000)
         let xrunsBefore = brain.output.components("JACK xrun")
-        for _ in 0..<6 {
-            for (drum, velocity) in [("kick", "0.9"), ("snare", "0.7")] {
-                let sent = Program.runTool("oscsend", ["osc.tcp://127.0.0.1:\(port)", "/drum/hit", "sf", drum, velocity])
-                #expect(sent.status == 0, "\(sent.stderr)")
-                usleep(200_000)
-            }
-        }
+        #expect(sender.wait(within: 60) == 0 && sender.output.contains("done"), "\(sender.output)")
+        // The xruns while the hits played (the recorder leaving the graph later may cost one).
+        usleep(300_000)
+        let xrunCount = brain.output.components("JACK xrun") - xrunsBefore
         #expect(recorder.wait(within: 60) == 0 && recorder.output.contains("wrote"), "\(recorder.output)")
-        let xruns = brain.output.components("JACK xrun") > xrunsBefore
+        let xruns = xrunCount > 0
         #expect(brain.stop(signal: SIGINT) == 0)
         let hits = brain.output.split(separator: "\n").filter { $0.hasPrefix("hit drum=") }.compactMap { line -> (drum: String, frame: Int)? in
             let fields = line.split(separator: " ")
@@ -258,18 +268,30 @@ struct JACKTests {
             let alone = AudioBuffer(interleaved: (0..<heard.frames).map { heard[$0, channel] }, channels: 1, sampleRate: heard.sampleRate)
             let onsets = MIDIPeerTests.attackOnsets(alone).map { Int(($0 * heard.sampleRate).rounded()) }
             let frames = hits.filter { $0.drum == drum }.map(\.frame)
-            // Its own instrument, every hit: as many onsets on the drum's port as it had hits.
-            #expect(onsets.count == frames.count, "\(drum): \(onsets.count) onsets on DrumGizmo's port for \(frames.count) hits")
+            // Its own instrument, every hit: as many onsets on the drum's port as it had hits. (A
+            // period DrumGizmo's client missed in an xrun loses its MIDI: then at most one note
+            // a missed period, and its timing is not judged.)
+            if xruns {
+                #expect(onsets.count <= frames.count && onsets.count + xrunCount >= frames.count,
+                        "\(drum): \(onsets.count) onsets on DrumGizmo's port for \(frames.count) hits, \(xrunCount) xruns")
+            } else {
+                #expect(onsets.count == frames.count, "\(drum): \(onsets.count) onsets on DrumGizmo's port for \(frames.count) hits")
+            }
             offsets[drum] = zip(onsets, frames).map { $0 - $1 }
         }
         // At the right times: every onset, kick's and snare's, as far after the brain's own
         // sound of its hit as the others (the recording starts elsewhere than the brain's frame
-        // 0, so only the spread says); within 1 ms, or a period more where an xrun (jackd
-        // --no-realtime on a busy machine) fell among them. (A midimap with the notes swapped
-        // puts the kick's onsets 200 ms from the snare's.)
-        let all = offsets.values.joined()
-        if let low = all.min(), let high = all.max() {
-            #expect(high - low <= (xruns ? 128 + 48 : 48), "DrumGizmo's onsets at \(offsets) frames from the brain's sounds")
+        // 0, so only the spread says): within 1 ms of their median. An xrun moves one of the
+        // two clocks by whole periods: then within 1 ms of the median plus or minus that many
+        // periods as there were xruns. (A midimap with the notes swapped puts the kick's onsets
+        // 200 ms, 75 periods, from the snare's.)
+        let all = offsets.values.joined().sorted()
+        if !all.isEmpty {
+            let median = all[all.count / 2]
+            let steps = min(xrunCount, 16)
+            let off = all.filter { offset in !(-steps...steps).contains { abs(offset - median - 128 * $0) <= 48 } }
+            #expect(off.isEmpty, "DrumGizmo's onsets at \(offsets) frames from the brain's sounds (\(xrunCount) xruns); \(off) off")
         }
+        if xruns { print("drumGizmoPlaysLiveHitsOverJACKMIDI: \(xrunCount) xruns during the take, each allowed a period") }
     }
 }
