@@ -271,33 +271,30 @@ struct Serve: AsyncParsableCommand {
         // stream for two), so allow 5 s more before the line goes out without its frame.
         var writeLine: (@Sendable (String) -> Void)?
         if visual == nil && !quiet { writeLine = { line in StandardOutput.line(line) } }
-        // Every hit that starts, as a MIDI note at its frame's time, into the file.
+        // Every hit that starts, as a MIDI note (its drum's, looked up once): into the file at its
+        // frame's time, and to the ALSA sequencer's port when its sound leaves the sound card
+        // (its frame's time plus the device's buffer).
         let kitNotes = Mutex<[UInt8?]>(loadedKit.drums.map(\.midiNote))
         let midiRecorder = recordMidi.map { MIDIFileRecorder(path: $0) }
+        let sendsALSA = sequencer?.outPort != nil
         var recordNote: (@Sendable (Int, Float, Int64) -> Void)?
-        if let midiRecorder {
+        if midiRecorder != nil || sendsALSA {
             let mapping = midi.mapping, failed = Atomic<Bool>(false), rate = Int64(rate)
+            let bufferFrames = Int64(period * periods)
             recordNote = { drum, velocity, frame in
                 let notes = kitNotes.withLock { $0 }
                 guard let note = mapping.note(drum: drum, velocity: velocity, micros: frame.saturatingMultiply(1_000_000) / rate,
                                               notes: notes) else { return }
-                do {
-                    try midiRecorder.add(note, nowMicros: MonotonicClock.nowMicros())
-                } catch {
-                    if !failed.exchange(true, ordering: .relaxed) { printError("drumbrain: \(error)") }
+                if let midiRecorder {
+                    do {
+                        try midiRecorder.add(note, nowMicros: MonotonicClock.nowMicros())
+                    } catch {
+                        if !failed.exchange(true, ordering: .relaxed) { printError("drumbrain: \(error)") }
+                    }
                 }
-            }
-        }
-        // Every hit that starts, as a note on the ALSA sequencer's port, when its sound leaves
-        // the sound card: its frame's time plus the device's buffer.
-        if let sequencer, sequencer.outPort != nil {
-            let mapping = midi.mapping, bufferFrames = Int64(period * periods), record = recordNote
-            recordNote = { drum, velocity, frame in
-                record?(drum, velocity, frame)
-                let notes = kitNotes.withLock { $0 }
-                guard let note = mapping.note(drum: drum, velocity: velocity, micros: 0, notes: notes),
-                      let due = engine.micros(atFrame: frame.saturatingAdd(bufferFrames)) else { return }
-                sequencer.send(note: note.note, velocity: note.velocity, channel: note.channel, atMicros: due)
+                if sendsALSA, let sequencer, let due = engine.micros(atFrame: frame.saturatingAdd(bufferFrames)) {
+                    sequencer.send(note: note.note, velocity: note.velocity, channel: note.channel, atMicros: due)
+                }
             }
         }
         // Notes that came just after a write reach the file within the next half second.
