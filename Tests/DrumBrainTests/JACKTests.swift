@@ -262,6 +262,9 @@ struct JACKTests {
             return (String(drum), frame)
         }
         #expect(hits.count == 12, "\(brain.output)")
+        // The brain's part, judged whatever the machine: a note written for every hit (below,
+        // DrumGizmo's client may lose the notes of a period it misses in an xrun).
+        #expect(brain.output.contains("MIDI out (jack): 12 note-ons written"), "\(brain.output)")
         let heard = try SoundFile.read("\(dir)/heard.wav")
         var offsets: [String: [Int]] = [:]
         for (channel, drum) in ["kick", "snare"].enumerated() {
@@ -288,7 +291,7 @@ struct JACKTests {
         let all = offsets.values.joined().sorted()
         if !all.isEmpty {
             let median = all[all.count / 2]
-            let steps = min(xrunCount, 16)
+            let steps = xrunCount
             let off = all.filter { offset in !(-steps...steps).contains { abs(offset - median - 128 * $0) <= 48 } }
             #expect(off.isEmpty, "DrumGizmo's onsets at \(offsets) frames from the brain's sounds (\(xrunCount) xruns); \(off) off")
         }
