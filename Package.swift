@@ -44,14 +44,12 @@ let package = Package(
 
         // Pure Swift signal code: detectors, sensor logs, scoring, sweeps. No Foundation, no C.
         .target(name: "HitDetect"),
-        // Wire codec, connection state machines, brain server (its own epoll loop), pad link
-        // (SwiftNIO), Avahi discovery.
+        // Wire codec, connection state machines, brain server and pad link (epoll loops of their
+        // own), Avahi discovery.
         .target(
             name: "DrumNet",
             dependencies: [
                 "Monotonic", "CAvahiClient", "CEpoll",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The wait-free single-producer, single-consumer ring every thread hand-off uses.
         .target(name: "SPSCRing"),
@@ -59,6 +57,9 @@ let package = Package(
         .target(name: "Monotonic"),
         // Both executables' standard output and error: one write per line.
         .target(name: "Console"),
+        // The pad's command line: the part of swift-argument-parser's API drumpad uses, without
+        // the Foundation and regex modules the package brings (docs/deployment.md#build).
+        .target(name: "PadCommandLine", dependencies: ["Console"]),
         // Accelerometer sources of a pad: evdev nodes through libevdev, IIO devices, evemu
         // recordings; device discovery.
         .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev"]),
@@ -87,7 +88,7 @@ let package = Package(
             name: "DrumPad",
             dependencies: [
                 "Console", "HitDetect", "DrumNet", "PadSensors", "DrumAudio", "Monotonic", "CEvdev",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PadCommandLine",
             ]),
 
         // Release-mode throughput benchmark: swift run -c release hitdetect-bench

@@ -236,15 +236,16 @@ struct BenchError: Error, CustomStringConvertible {
 
 var random = SeededRandom(seed: seed)  // SplitMix64: the same phases for the same --seed
 
-let padGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let padGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)  // the hits' timers
+let padLoop = try PadLinkLoop()  // every pad's link
 
 /// One row: `count` pads against `server` for `seconds`; prints what was measured.
 @MainActor
 func row(count: Int, name: String, server: some Server, phases: [Int64]) async throws {
-    let links = (0..<count).map { i in
-        PadLink(configuration: .init(padName: "pad-\(i)", drum: "snare",
-                                     target: .address(host: "127.0.0.1", port: server.port)),
-                eventLoopGroup: padGroup, onEvent: { _ in })
+    let links = try (0..<count).map { i in
+        try PadLink(configuration: .init(padName: "pad-\(i)", drum: "snare",
+                                         target: .address(host: "127.0.0.1", port: server.port)),
+                    loop: padLoop, onEvent: { _ in })
     }
     for link in links { link.start() }
     while try await server.connected() < count {
@@ -301,6 +302,7 @@ do {
     exit(1)
 }
 try await padGroup.shutdownGracefully()
+padLoop.shutdown()
 
 enum ProcessInfoLite {
     static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }

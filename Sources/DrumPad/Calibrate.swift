@@ -1,5 +1,5 @@
 import Console
-import ArgumentParser
+import PadCommandLine
 import HitDetect
 import PadSensors
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import ArgumentParser
+import PadCommandLine
 import HitDetect
 
 extension DetectorKind: ExpressibleByArgument {

@@ -1,4 +1,4 @@
-import ArgumentParser
+import PadCommandLine
 import PadSensors
 
 /// `drumpad devices`: the accelerometers this board has, and why any cannot be read.

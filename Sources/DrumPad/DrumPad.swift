@@ -1,5 +1,5 @@
 import Console
-import ArgumentParser
+import PadCommandLine
 import CEvdev
 
 /// `drumpad`: the pad side of the drum trigger network.

@@ -1,5 +1,5 @@
 import Console
-import ArgumentParser
+import PadCommandLine
 import PadSensors
 import Monotonic
 

@@ -1,5 +1,5 @@
 import Console
-import ArgumentParser
+import PadCommandLine
 import HitDetect
 
 /// `drumpad replay`: run a detector over a sensor log as fast as possible.

@@ -1,5 +1,5 @@
 import Console
-import ArgumentParser
+import PadCommandLine
 import Dispatch
 import DrumNet
 import HitDetect
@@ -137,7 +137,7 @@ struct Run: ParsableCommand {
         // While the brain refuses this pad, its retries would print a connect and a loss each.
         let refusals = RepeatFilter(quietSeconds: 30)
         let refused = Atomic<Bool>(false)
-        let link = PadLink(configuration: .init(padName: padName, drum: drum, target: target, key: key),
+        let link = try PadLink(configuration: .init(padName: padName, drum: drum, target: target, key: key),
                            finder: finder) { event in
             switch event {
             case .connected(let address):

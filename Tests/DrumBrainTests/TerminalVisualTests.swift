@@ -141,7 +141,7 @@ struct TerminalVisualTests {
         #expect(tmux.show("#{alternate_on}") == "1")
 
         // A pad (a connection that said hello) shows in the status with its round trip.
-        let link = PadLink(configuration: .init(padName: "tmux-pad", drum: "snare",
+        let link = try PadLink(configuration: .init(padName: "tmux-pad", drum: "snare",
                                                 target: .address(host: "127.0.0.1", port: port),
                                                 pingIntervalMicros: 100_000)) { _ in }
         link.start()

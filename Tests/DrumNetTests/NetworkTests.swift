@@ -48,7 +48,7 @@ struct NetworkTests {
         let collector = HitCollector()
         let brain = try await startBrain(collector: collector)
         let events = EventCollector()
-        let link = PadLink(configuration: .init(padName: "pad-a", drum: "snare",
+        let link = try PadLink(configuration: .init(padName: "pad-a", drum: "snare",
                                                 target: .address(host: "127.0.0.1", port: brain.port),
                                                 pingIntervalMicros: 50_000)) { events.add($0) }
         link.start()
@@ -113,7 +113,7 @@ struct NetworkTests {
             return
         }
         let events = EventCollector()
-        let link = PadLink(configuration: .init(padName: "pad-dump", drum: "kick",
+        let link = try PadLink(configuration: .init(padName: "pad-dump", drum: "kick",
                                                 target: .address(host: "127.0.0.1", port: port))) { events.add($0) }
         link.start()
         #expect(await eventually(within: 10) { events.all.contains(.connected(address: "127.0.0.1:\(port)")) })
@@ -250,7 +250,7 @@ struct NetworkTests {
         var brain = try await startBrain(collector: collector)
         let port = brain.port
         let events = EventCollector()
-        let link = PadLink(configuration: .init(padName: "pad-r", drum: "kick",
+        let link = try PadLink(configuration: .init(padName: "pad-r", drum: "kick",
                                                 target: .address(host: "127.0.0.1", port: port))) { events.add($0) }
         link.start()
         #expect(await eventually(within: 10) { events.all.contains { if case .welcomed = $0 { true } else { false } } })

@@ -17,8 +17,8 @@ struct PairingNetworkTests {
             onHit: { collector.add($0) })
     }
 
-    func link(port: Int, key: PairingKey?, events: EventCollector) -> PadLink {
-        PadLink(configuration: .init(padName: "pad-k", drum: "snare", target: .address(host: "127.0.0.1", port: port),
+    func link(port: Int, key: PairingKey?, events: EventCollector) throws -> PadLink {
+        try PadLink(configuration: .init(padName: "pad-k", drum: "snare", target: .address(host: "127.0.0.1", port: port),
                                      pingIntervalMicros: 50_000, key: key)) { events.add($0) }
     }
 
@@ -26,7 +26,7 @@ struct PairingNetworkTests {
         let collector = HitCollector()
         let brain = try await startKeyedBrain(collector)
         let events = EventCollector()
-        let pad = link(port: brain.port, key: Self.key, events: events)
+        let pad = try link(port: brain.port, key: Self.key, events: events)
         pad.start()
         #expect(await eventually(within: 10) { events.all.contains(.welcomed(brainName: "test-brain", kitName: "Test Kit")) })
         for _ in 0..<10 { pad.send(DrumHit(drum: "snare")) }
@@ -45,7 +45,7 @@ struct PairingNetworkTests {
         let collector = HitCollector()
         let brain = try await startKeyedBrain(collector)
         let events = EventCollector()
-        let pad = link(port: brain.port, key: key, events: events)
+        let pad = try link(port: brain.port, key: key, events: events)
         pad.start()
         if let error {
             #expect(await eventually(within: 10) { events.all.contains(.brainError(error)) })
@@ -67,7 +67,7 @@ struct PairingNetworkTests {
         let collector = HitCollector()
         let brain = try await startBrain(collector: collector)
         let events = EventCollector()
-        let pad = link(port: brain.port, key: Self.key, events: events)
+        let pad = try link(port: brain.port, key: Self.key, events: events)
         pad.start()
         #expect(await eventually(within: 10) { events.all.contains(.pairing(.brainAsksNoKey)) })
         pad.send(DrumHit(drum: "snare"))

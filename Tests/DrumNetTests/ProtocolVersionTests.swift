@@ -124,10 +124,10 @@ struct ProtocolVersionTests {
 
     static let versions: [Int32] = [1, 2]
     @Test(arguments: versions)
-    func aPadSendsProtocol2OnlyToABrainThatSpeaksIt(version: Int32) async {
+    func aPadSendsProtocol2OnlyToABrainThatSpeaksIt(version: Int32) async throws {
         let brain = FakeBrain(version: version)
         let welcomed = Mutex(false)
-        let link = PadLink(configuration: .init(padName: "p", drum: "snare", target: .address(host: "127.0.0.1", port: brain.port),
+        let link = try PadLink(configuration: .init(padName: "p", drum: "snare", target: .address(host: "127.0.0.1", port: brain.port),
                                                 pingIntervalMicros: 60_000_000)) { event in
             if case .welcomed = event { welcomed.withLock { $0 = true } }
         }

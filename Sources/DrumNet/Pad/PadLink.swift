@@ -1,6 +1,8 @@
-import NIOCore
-import NIOPosix
+import CEpoll
 import Monotonic
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A brain found on the network.
 public struct BrainService: Sendable, Equatable {
@@ -33,8 +35,8 @@ public protocol BrainFinder: Sendable {
 /// reconnects with backoff when the brain goes away. Hits while disconnected are dropped and
 /// counted.
 ///
-/// Thread safety: every method may be called from any thread; the link's state lives on its own
-/// event-loop thread.
+/// Thread safety: every method may be called from any thread; the link's state lives on its
+/// loop's thread (`PadLinkLoop`).
 public final class PadLink: Sendable {
     /// Where the brain is.
     public enum Target: Sendable, Equatable {
@@ -113,76 +115,93 @@ public final class PadLink: Sendable {
     }
 
     let configuration: Configuration
-    /// The link's own event-loop thread, unless it was given a group to share.
-    let ownGroup: MultiThreadedEventLoopGroup?
-    let core: NIOLoopBoundBox<PadLinkCore>
+    /// The thread the link runs on: its own, unless it was given one to share.
+    let loop: PadLinkLoop
+    let ownsLoop: Bool
+    let core: PadLinkCore
 
     /// Creates a link; call `start()` to connect. Many links (a benchmark, a test) can share
-    /// `eventLoopGroup`; without one the link runs its own thread.
-    public init(configuration: Configuration, finder: (any BrainFinder)? = nil,
-                eventLoopGroup: (any EventLoopGroup)? = nil,
-                onEvent: @escaping @Sendable (Event) -> Void) {
+    /// `loop`; without one the link runs a thread of its own. Throws when that thread cannot be
+    /// had (out of descriptors).
+    public init(configuration: Configuration, finder: (any BrainFinder)? = nil, loop: PadLinkLoop? = nil,
+                onEvent: @escaping @Sendable (Event) -> Void) throws(DrumNetError) {
         self.configuration = configuration
-        ownGroup = eventLoopGroup == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
-        let loop = (eventLoopGroup ?? ownGroup!).next()
-        core = NIOLoopBoundBox.makeBoxSendingValue(
-            PadLinkCore(configuration: configuration, finder: finder, onEvent: onEvent), eventLoop: loop)
-        let box = core
-        loop.execute { box.value.box = box }
+        ownsLoop = loop == nil
+        if let loop { self.loop = loop } else { self.loop = try PadLinkLoop() }
+        core = PadLinkCore(configuration: configuration, finder: finder, loop: self.loop, onEvent: onEvent)
     }
 
     /// Starts connecting.
     public func start() {
-        let box = core
-        core.eventLoop.execute { box.value.perform(box.value.machine.start()) }
+        let core = core
+        loop.execute { core.perform(core.machine.start()) }
     }
 
     /// Sends a hit now if connected; otherwise drops and counts it. The link numbers it.
     public func send(_ hit: DrumHit) {
-        let box = core
-        core.eventLoop.execute { box.value.send(hit) }
+        let core = core
+        loop.execute { core.send(hit) }
     }
 
     /// The link's counters.
     public func statistics() async -> Statistics {
-        let box = core
-        return (try? await core.eventLoop.submit { box.value.statistics }.get()) ?? Statistics()
+        let core = core
+        return await loop.run { core.statistics } ?? Statistics()
     }
 
     /// The sensor's rate, once measured: told to the brain now if it speaks protocol 2, and to
     /// every brain this link connects to later. Any thread.
     public func setRate(_ hz: Float) {
         guard hz.isFinite && hz > 0 else { return }
-        let box = core
-        core.eventLoop.execute {
-            let changed = box.value.rateHz != hz
-            box.value.rateHz = hz
-            if changed { box.value.tellRate() }
+        let core = core
+        loop.execute {
+            let changed = core.rateHz != hz
+            core.rateHz = hz
+            if changed { core.tellRate() }
         }
     }
 
     /// Sends what is queued, closes the connection, and stops; returns the final counters.
     @discardableResult
     public func stop() async -> Statistics {
-        let box = core
-        let final = try? await core.eventLoop.flatSubmit { () -> EventLoopFuture<Statistics> in
-            let statistics = box.value.statistics
-            return box.value.stop().map { statistics }
-        }.get()
-        try? await ownGroup?.shutdownGracefully()  // nothing to do if it fails
+        let core = core
+        let final = await loop.run { () -> Statistics in
+            let statistics = core.statistics
+            core.perform(core.machine.stop())
+            return statistics
+        }
+        if ownsLoop { loop.shutdown() }
         return final ?? Statistics()
     }
 }
 
-/// The link's state, on its event loop.
-final class PadLinkCore {
+/// The link's state and its connection, on the loop's thread.
+final class PadLinkCore: @unchecked Sendable {
+    // @unchecked: every property is touched only on the loop's thread (jobs handed to it with
+    // `execute`, its timers and its descriptor handlers).
+
     let configuration: PadLink.Configuration
     let finder: (any BrainFinder)?
+    let loop: PadLinkLoop
     let onEvent: @Sendable (PadLink.Event) -> Void
     var machine: PadLinkStateMachine
     var clock = ClockSync()
-    var channel: Channel?
-    var pingTask: RepeatedTask?
+    /// The connection's socket (connecting or connected), or -1.
+    var fd: Int32 = -1
+    /// Counts connections: a handler or timer of an older one finds it changed and does nothing.
+    var generation = 0
+    /// Where the current connection goes, for messages.
+    var peer = ""
+    /// The addresses still to try for the current connection attempt, after `fd`'s.
+    var untried: [Address] = []
+    var connectDeadline: PadLinkLoop.Timer?
+    var pingTimer: PadLinkLoop.Timer?
+    /// Bytes the socket did not take at once, from `outboxStart` on.
+    var outbox: [UInt8] = []
+    var outboxStart = 0
+    var framer = PacketFramer()
+    /// Where reads land (the brain sends pongs, a welcome, a challenge: a few bytes a second).
+    var buffer = [UInt8](repeating: 0, count: 4096)
     var sequence: Int32 = 0
     var sentHits = 0
     /// The sensor's rate once known (`PadLink.setRate`), told to brains of protocol 2.
@@ -190,13 +209,23 @@ final class PadLinkCore {
     /// The protocol version the brain of this connection welcomed with (0 until it does):
     /// protocol 2's arguments go only to a brain of 2 or later.
     var brainVersion: Int32 = 0
-    /// Set right after creation, on the loop: lets callbacks find their way back here.
-    var box: NIOLoopBoundBox<PadLinkCore>?
 
-    init(configuration: PadLink.Configuration, finder: (any BrainFinder)?,
+    /// Bytes the brain may leave unread before the link gives up on the connection.
+    static let outboxLimit = 64 * 1024
+    /// How long a connection may take to open.
+    static let connectTimeoutMicros: Int64 = 2_000_000
+
+    /// One resolved address of the brain.
+    struct Address {
+        var family: Int32
+        var bytes: [UInt8]
+    }
+
+    init(configuration: PadLink.Configuration, finder: (any BrainFinder)?, loop: PadLinkLoop,
          onEvent: @escaping @Sendable (PadLink.Event) -> Void) {
         self.configuration = configuration
         self.finder = finder
+        self.loop = loop
         self.onEvent = onEvent
         machine = PadLinkStateMachine(key: configuration.key, padName: configuration.padName)
     }
@@ -208,8 +237,6 @@ final class PadLinkCore {
     }
 
     func perform(_ actions: [PadLinkStateMachine.Action]) {
-        guard let box else { return }
-        let loop = box.eventLoop
         for action in actions {
             switch action {
             case .connect:
@@ -220,26 +247,26 @@ final class PadLinkCore {
                 // A quick burst first, so the brain knows the clock offset before the first
                 // hits; then the steady interval.
                 ping()
+                let connection = generation
                 for burst in 1...3 {
-                    loop.scheduleTask(in: .milliseconds(Int64(burst) * 20)) { box.value.ping() }
+                    loop.schedule(inMicros: Int64(burst) * 20_000) { [self] in
+                        if generation == connection { ping() }
+                    }
                 }
-                let interval = TimeAmount.microseconds(configuration.pingIntervalMicros)
-                pingTask = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
-                    box.value.ping()
-                }
+                schedulePing()
                 if machine.droppedSinceConnected > 0 {
                     onEvent(.droppedWhileDisconnected(count: machine.droppedSinceConnected))
                     machine.reportedDrops()
                 }
             case .stopPinging:
-                pingTask?.cancel()
-                pingTask = nil
+                pingTimer?.cancel()
+                pingTimer = nil
             case .retry(let wait):
-                loop.scheduleTask(in: .microseconds(wait)) { box.value.perform(box.value.machine.retryDue()) }
+                loop.schedule(inMicros: wait) { [self] in perform(machine.retryDue()) }
             case .close:
-                channel?.close(promise: nil)
-                // Still connected (refused): `lost` follows and schedules the retry.
-                if machine.state != .connected { channel = nil }
+                // Still connected (refused): it is lost as if the brain had closed it, and
+                // `lost` schedules the retry.
+                closeConnection(lost: "the brain closed the connection")
             case .send(let message):
                 write(message)
             case .report(let notice):
@@ -248,9 +275,14 @@ final class PadLinkCore {
         }
     }
 
+    private func schedulePing() {
+        pingTimer = loop.schedule(inMicros: configuration.pingIntervalMicros) { [self] in
+            ping()
+            schedulePing()
+        }
+    }
+
     func connect() {
-        guard let box else { return }
-        let loop = box.eventLoop
         switch configuration.target {
         case .address(let host, let port):
             open(host: host, port: port)
@@ -259,46 +291,107 @@ final class PadLinkCore {
                 failed("no discovery available; give the brain's address with --brain HOST:PORT")
                 return
             }
-            let promise = loop.makePromise(of: BrainService?.self)
-            promise.completeWithTask { await finder.find(name: name) }
-            promise.futureResult.whenSuccess { service in
-                guard let service else {
-                    box.value.failed(name.map { "no brain named \"\($0)\" found" } ?? "no brain found")
-                    return
+            let loop = loop
+            Task {
+                let service = await finder.find(name: name)
+                loop.execute { [self] in
+                    guard case .connecting = machine.state else { return }  // stopped meanwhile
+                    guard let service else {
+                        failed(name.map { "no brain named \"\($0)\" found" } ?? "no brain found")
+                        return
+                    }
+                    open(host: service.host, port: service.port)
                 }
-                box.value.open(host: service.host, port: service.port)
             }
         }
     }
 
+    /// Resolves `host` and connects to its addresses in turn.
     func open(host: String, port: Int) {
-        guard let box else { return }
-        ClientBootstrap(group: box.eventLoop)
-            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .connectTimeout(.seconds(2))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(PadLinkHandler(core: box))
-                }
-            }
-            .connect(host: host, port: port)
-            .whenComplete { result in
-                let core = box.value
-                switch result {
-                case .success(let channel):
-                    guard case .connecting = core.machine.state else {
-                        channel.close(promise: nil)  // stopped meanwhile
-                        return
-                    }
-                    core.channel = channel
-                    core.sequence = 0
-                    core.brainVersion = 0
-                    core.onEvent(.connected(address: "\(host):\(port)"))
-                    core.perform(core.machine.connectSucceeded())
-                case .failure(let error):
-                    core.failed("\(host):\(port): \(error)")
-                }
-            }
+        peer = "\(host):\(port)"
+        switch Self.resolve(host: host, port: port) {
+        case .failure(let failure):
+            failed("\(peer): \(failure.message)")
+        case .success(let addresses):
+            untried = addresses
+            tryNextAddress(lastError: "no address")
+        }
+    }
+
+    /// Starts a non-blocking connect to the next untried address; fails the attempt when none
+    /// is left.
+    private func tryNextAddress(lastError: String) {
+        guard !untried.isEmpty else {
+            failed("\(peer): \(lastError)")
+            return
+        }
+        let address = untried.removeFirst()
+        let socketFD = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                              | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socketFD >= 0 else {
+            tryNextAddress(lastError: "socket: \(String(cString: strerror(errno)))")
+            return
+        }
+        var one: Int32 = 1
+        // Without it a hit may wait for Nagle's timer; failing only loses that.
+        _ = setsockopt(socketFD, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        let result = address.bytes.withUnsafeBytes {
+            Glibc.connect(socketFD, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
+        }
+        guard result == 0 || errno == EINPROGRESS else {
+            let message = String(cString: strerror(errno))
+            Glibc.close(socketFD)
+            tryNextAddress(lastError: message)
+            return
+        }
+        generation += 1
+        fd = socketFD
+        let connection = generation
+        connectDeadline = loop.schedule(inMicros: Self.connectTimeoutMicros) { [self] in
+            guard generation == connection, fd >= 0 else { return }
+            abandonAttempt()
+            tryNextAddress(lastError: "connect timed out after \(Self.connectTimeoutMicros / 1_000_000) s")
+        }
+        loop.watch(socketFD, events: EPOLLOUT.rawValue) { [self] _ in
+            guard generation == connection else { return }
+            connectFinished()
+        }
+    }
+
+    /// The socket of a connect in progress, closed.
+    private func abandonAttempt() {
+        connectDeadline?.cancel()
+        connectDeadline = nil
+        loop.unwatch(fd)
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    /// The connect in progress finished, either way.
+    private func connectFinished() {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        if getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) != 0 { code = errno }
+        guard code == 0 else {
+            abandonAttempt()
+            tryNextAddress(lastError: String(cString: strerror(code)))
+            return
+        }
+        connectDeadline?.cancel()
+        connectDeadline = nil
+        guard case .connecting = machine.state else {  // stopped meanwhile
+            abandonAttempt()
+            return
+        }
+        watchForWrites(false)
+        untried = []
+        sequence = 0
+        brainVersion = 0
+        framer = PacketFramer()
+        outbox = []
+        outboxStart = 0
+        onEvent(.connected(address: peer))
+        perform(machine.connectSucceeded())
     }
 
     func failed(_ reason: String) {
@@ -309,10 +402,50 @@ final class PadLinkCore {
         perform(actions)
     }
 
-    func lost(_ reason: String, channel closed: Channel) {
-        // A late close of an older connection must not touch the current one.
-        guard let channel, channel === closed else { return }
-        self.channel = nil
+    /// Reads what the brain sent; its close or a failure loses the connection.
+    private func readable() {
+        while fd >= 0 {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                framer.append(buffer[..<count])
+                do {
+                    while let packet = try framer.nextPacket() {
+                        received(try DrumMessage(OSCDecoding.message(packet)))
+                        guard fd >= 0 else { return }  // the message closed it
+                    }
+                } catch {
+                    closeConnection(lost: "brain sent bad data: \(error)")
+                    return
+                }
+                if count < buffer.count { return }
+            } else if count == 0 {
+                closeConnection(lost: "the brain closed the connection")
+                return
+            } else {
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return
+                default:
+                    closeConnection(lost: String(cString: strerror(errno)))
+                    return
+                }
+            }
+        }
+    }
+
+    /// Closes the connection, if any; when the link was connected, it is lost with `reason` (and
+    /// retries).
+    func closeConnection(lost reason: String) {
+        guard fd >= 0 else { return }
+        flush()  // a last try: what the socket takes still reaches the brain after the close
+        connectDeadline?.cancel()
+        connectDeadline = nil
+        loop.unwatch(fd)
+        Glibc.close(fd)
+        fd = -1
+        generation += 1
+        outbox = []
+        outboxStart = 0
         guard machine.state == .connected else { return }
         onEvent(.lost(reason: reason))
         perform(machine.connectionLost())
@@ -365,54 +498,88 @@ final class PadLinkCore {
         }
     }
 
-    func stop() -> EventLoopFuture<Void> {
-        guard let box else { fatalError("PadLinkCore used before its box was set") }
-        let closing = channel?.closeFuture
-        perform(machine.stop())
-        return closing ?? box.eventLoop.makeSucceededVoidFuture()
-    }
-
-    /// One message, one packet, one write.
+    /// One message, one packet, one write; what the socket does not take waits for it to drain.
     func write(_ message: DrumMessage) {
-        guard let channel else { return }
+        guard fd >= 0, machine.state == .connected else { return }
         let packet = message.packet
-        var buffer = channel.allocator.buffer(capacity: packet.count)
-        buffer.writeBytes(packet)
-        channel.writeAndFlush(buffer, promise: nil)
-    }
-}
-
-/// Reads the brain's messages on the pad's connection.
-final class PadLinkHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-
-    let core: NIOLoopBoundBox<PadLinkCore>
-    var framer = PacketFramer()
-    var failure: String?
-
-    init(core: NIOLoopBoundBox<PadLinkCore>) {
-        self.core = core
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        framer.append(unwrapInboundIn(data).readableBytesView)
-        do {
-            while let packet = try framer.nextPacket() {
-                core.value.received(try DrumMessage(OSCDecoding.message(packet)))
+        guard outboxStart == outbox.count else {
+            guard outbox.count - outboxStart + packet.count <= Self.outboxLimit else {
+                closeConnection(lost: "the brain stopped reading (\(Self.outboxLimit / 1024) KiB unsent)")
+                return
             }
-        } catch {
-            failure = "brain sent bad data: \(error)"
-            context.close(promise: nil)
+            outbox.append(contentsOf: packet)
+            return
+        }
+        var sent = packet.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if sent == packet.count { return }
+        if sent < 0 {
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+                closeConnection(lost: String(cString: strerror(errno)))
+                return
+            }
+            sent = 0
+        }
+        outbox = Array(packet[sent...])
+        outboxStart = 0
+        watchForWrites(true)
+    }
+
+    /// Sends what waits in the outbox, as far as the socket takes it.
+    private func flush() {
+        guard outboxStart < outbox.count else { return }
+        while outboxStart < outbox.count {
+            let sent = outbox.withUnsafeBytes { bytes in
+                Glibc.send(fd, bytes.baseAddress! + outboxStart, bytes.count - outboxStart, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                outboxStart += sent
+            } else if sent < 0 && errno == EINTR {
+                continue
+            } else {
+                return  // full (EPOLLOUT comes) or failed (the read side sees it)
+            }
+        }
+        outbox = []
+        outboxStart = 0
+        watchForWrites(false)
+    }
+
+    private func watchForWrites(_ on: Bool) {
+        guard fd >= 0 else { return }
+        let connection = generation
+        loop.watch(fd, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (on ? EPOLLOUT.rawValue : 0)) { [self] events in
+            guard generation == connection else { return }
+            if events & EPOLLOUT.rawValue != 0 { flush() }
+            if events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+                readable()
+            }
         }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
-        core.value.lost(failure ?? "the brain closed the connection", channel: context.channel)
-        context.fireChannelInactive()
+    /// `host`'s addresses for TCP to `port`, or why there are none.
+    static func resolve(host: String, port: Int) -> Result<[Address], ResolveFailure> {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICSERV
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let resolved = getaddrinfo(host, String(port), &hints, &found)
+        guard resolved == 0 else { return .failure(ResolveFailure(message: String(cString: gai_strerror(resolved)))) }
+        defer { freeaddrinfo(found) }
+        var addresses: [Address] = []
+        var next = found
+        while let entry = next {
+            if let raw = entry.pointee.ai_addr {
+                let bytes = [UInt8](UnsafeRawBufferPointer(start: raw, count: Int(entry.pointee.ai_addrlen)))
+                addresses.append(Address(family: entry.pointee.ai_family, bytes: bytes))
+            }
+            next = entry.pointee.ai_next
+        }
+        return addresses.isEmpty ? .failure(ResolveFailure(message: "no address")) : .success(addresses)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        failure = "\(error)"
-        context.close(promise: nil)
+    /// Why a host has no address (getaddrinfo's words).
+    struct ResolveFailure: Error {
+        var message: String
     }
 }
