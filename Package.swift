@@ -53,6 +53,9 @@ let package = Package(
             ]),
         // The wait-free single-producer, single-consumer ring every thread hand-off uses.
         .target(name: "SPSCRing"),
+        // Substring search without Swift's string-processing module (and its regex engine), for
+        // the pad's modules: a board's binary stays small (docs/deployment.md#build).
+        .target(name: "TextSearch"),
         // The monotonic clock in µs that pads, the network and the audio thread share.
         .target(name: "Monotonic"),
         // Both executables' standard output and error: one write per line.
@@ -62,10 +65,10 @@ let package = Package(
         .target(name: "PadCommandLine", dependencies: ["Console"]),
         // Accelerometer sources of a pad: evdev nodes through libevdev, IIO devices, evemu
         // recordings; device discovery.
-        .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev"]),
+        .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev", "TextSearch"]),
         // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
         // brain and a pad's --local playback.
-        .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA"]),
+        .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA", "TextSearch"]),
         // Hydrogen kits (drumkit.xml) through Foundation's XML parser: the brain's, never the
         // pad's (a board's drumpad carries no Foundation; docs/deployment.md).
         .target(name: "HydrogenKit", dependencies: ["DrumAudio"]),
@@ -122,7 +125,7 @@ let package = Package(
                     dependencies: ["DrumBrain", "BrainCore", "DrumAudio", "DrumVisual", "DrumNet", "Monotonic", "SPSCRing", "CALSA", "CSndFile", "TestSupport", "JACKAudio", "AllocationCounter", "HydrogenKit"]),
         .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "HydrogenKit", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
-        .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "HitDetect", "DrumAudio", "Monotonic", "CEvdev", "TestSupport"]),
+        .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "PadCommandLine", "HitDetect", "DrumAudio", "Monotonic", "CEvdev", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

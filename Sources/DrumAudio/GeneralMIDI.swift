@@ -1,3 +1,4 @@
+import TextSearch
 /// General MIDI's percussion notes (channel 10), for drums whose kit names no note.
 ///
 /// A drum's note comes from its kit when the kit says (`"note"` in kit.json, a Hydrogen
@@ -22,7 +23,7 @@ public enum GeneralMIDI {
     public static func note(forDrumNamed name: String) -> UInt8? {
         if let note = named[name] { return note }
         let words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
-        func has(_ word: String) -> Bool { words.contains(word) || name.contains(word) }
+        func has(_ word: String) -> Bool { words.contains(word) || name.includes(word) }
         if has("kick") || words.contains("bd") || has("bass") { return 36 }
         if has("rim") || has("stick") { return 37 }
         if has("clap") { return 39 }

@@ -1,3 +1,4 @@
+import TextSearch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -176,7 +177,7 @@ public enum KitLoader {
 
     /// Lower-case letters, digits and single hyphens inside (docs/architecture.md, Kits).
     public static func isDrumName(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix("-") && !name.hasSuffix("-") && !name.contains("--")
+        !name.isEmpty && !name.hasPrefix("-") && !name.hasSuffix("-") && !name.includes("--")
             && name.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 

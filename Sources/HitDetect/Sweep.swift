@@ -60,7 +60,7 @@ public struct SweepGrid: Equatable, Sendable {
             // Rounded to 12 significant decimals so 0.1 * 3 prints as 0.3.
             return (0...count).map { ((start + Double($0) * step) * 1e12).rounded() / 1e12 }
         }
-        let values = text.split(separator: ",").map { Double($0.trimmingPrefix(" ")) }
+        let values = text.split(separator: ",").map { Double($0.drop { $0 == " " }) }
         guard !values.isEmpty, values.allSatisfy({ $0 != nil && $0!.isFinite }) else {
             throw .invalidSetting(name: name, value: text, expected: expected)
         }

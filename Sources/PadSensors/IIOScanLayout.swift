@@ -1,3 +1,4 @@
+import TextSearch
 /// The layout of one record in an IIO buffer (`/dev/iio:deviceN`), from the scan elements of
 /// the device's sysfs folder (`scan_elements/in_accel_z_en`, `_index`, `_type`).
 ///
@@ -24,7 +25,7 @@ public struct IIOScanLayout: Sendable, Equatable {
             guard let sign = rest.first, sign == "s" || sign == "u" else { return nil }
             signed = sign == "s"
             rest = rest.dropFirst()
-            guard let arrows = rest.firstRange(of: ">>"), let shift = Int(rest[arrows.upperBound...]) else { return nil }
+            guard let arrows = rest.rangeOfText(">>"), let shift = Int(rest[arrows.upperBound...]) else { return nil }
             self.shift = shift
             let bitsParts = rest[..<arrows.lowerBound].split(separator: "/")
             guard bitsParts.count == 2, let real = Int(bitsParts[0]) else { return nil }

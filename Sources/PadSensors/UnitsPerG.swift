@@ -1,3 +1,4 @@
+import TextSearch
 /// How raw accelerometer values become g.
 ///
 /// In order: the user's `--units-per-g`; the axis resolution the kernel reports (for nodes with
@@ -43,7 +44,7 @@ public enum UnitsPerG {
     /// Whether a device name looks like an accelerometer driver's, for nodes without the property.
     public static func nameLooksLikeAccelerometer(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return driverTable.contains { lower.contains($0.nameContains) }
-            || lower.contains("accelerometer") || lower.contains("motion sensors")
+        return driverTable.contains { lower.includes($0.nameContains) }
+            || lower.includes("accelerometer") || lower.includes("motion sensors")
     }
 }

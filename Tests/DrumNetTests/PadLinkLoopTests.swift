@@ -1,0 +1,97 @@
+import Synchronization
+import Testing
+import TestSupport
+@testable import DrumNet
+import Monotonic
+
+/// The pad link's own loop (it replaced SwiftNIO on pads): its timers, its jobs from other
+/// threads, its end, and links that fail, connect, and share one loop.
+@Suite(.serialized)
+struct PadLinkLoopTests {
+    @Test func timersRunInDueOrderAndCancelledOnesNever() async throws {
+        let loop = try PadLinkLoop()
+        let order = Mutex<[Int]>([])
+        let done = Mutex(false)
+        loop.execute {
+            // Scheduled out of order, one cancelled; the last one ends the test.
+            for (index, delay) in [(3, 30_000), (1, 10_000), (2, 20_000), (9, 15_000)] as [(Int, Int64)] {
+                let timer = loop.schedule(inMicros: delay) { order.withLock { $0.append(index) } }
+                if index == 9 { timer.cancel() }
+            }
+            loop.schedule(inMicros: 40_000) { done.withLock { $0 = true } }
+        }
+        #expect(await eventually(within: 5) { done.withLock { $0 } })
+        #expect(order.withLock { $0 } == [1, 2, 3])
+        loop.shutdown()
+    }
+
+    @Test func jobsFromManyThreadsAllRunAndNoneAfterTheEnd() async throws {
+        final class Count: Sendable { let value = Mutex(0) }
+        let loop = try PadLinkLoop()
+        let count = Count()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { for _ in 0..<500 { loop.execute { count.value.withLock { $0 += 1 } } } }
+            }
+        }
+        #expect(await loop.run { count.value.withLock { $0 } } == 4000)
+        loop.shutdown()
+        #expect(await eventually(within: 5) { !loop.execute {} })
+        #expect(await loop.run { 1 } == nil)
+    }
+
+    @Test func aHostThatDoesNotResolveAndAPortWithNoBrainAreSaidAndRetried() async throws {
+        let events = EventCollector()
+        let link = try PadLink(configuration: .init(padName: "p", drum: "snare",
+                                                    target: .address(host: "no-such-host.invalid", port: 7770))) {
+            events.add($0)
+        }
+        link.start()
+        #expect(await eventually(within: 10) { events.all.filter { if case .connectFailed = $0 { true } else { false } }.count >= 2 })
+        guard case .connectFailed(let reason, let wait)? = events.all.first else {
+            Issue.record("\(events.all)")
+            return
+        }
+        #expect(reason.hasPrefix("no-such-host.invalid:7770: "), "\(reason)")
+        #expect(wait == 50_000)
+        await link.stop()
+
+        // A port nothing listens on: refused, named.
+        let closed = try await startBrain(collector: HitCollector())
+        let port = closed.port
+        await closed.stop()
+        let refused = EventCollector()
+        let second = try PadLink(configuration: .init(padName: "p", drum: "snare", target: .address(host: "127.0.0.1", port: port))) {
+            refused.add($0)
+        }
+        second.start()
+        #expect(await eventually(within: 10) { !refused.all.isEmpty })
+        #expect(refused.all.first == .connectFailed(reason: "127.0.0.1:\(port): Connection refused", retryInMicros: 50_000))
+        await second.stop()
+    }
+
+    @Test func manyLinksShareOneLoop() async throws {
+        let collector = HitCollector()
+        let brain = try await startBrain(collector: collector)
+        let loop = try PadLinkLoop()
+        let welcomed = Mutex(0)
+        let links = try (0..<20).map { index in
+            try PadLink(configuration: .init(padName: "pad-\(index)", drum: "snare",
+                                             target: .address(host: "127.0.0.1", port: brain.port)), loop: loop) { event in
+                if case .welcomed = event { welcomed.withLock { $0 += 1 } }
+            }
+        }
+        for link in links { link.start() }
+        #expect(await eventually(within: 10) { welcomed.withLock { $0 } == 20 })
+        for (index, link) in links.enumerated() {
+            link.send(DrumHit(drum: "snare", velocity: Float(index + 1) / 20))
+        }
+        #expect(await eventually(within: 10) { collector.all.count == 20 })
+        #expect(Set(collector.all.compactMap(\.padName)) == Set((0..<20).map { "pad-\($0)" }))
+        for link in links { #expect(await link.stop().sentHits == 1) }
+        // The shared loop outlives its links until told to end.
+        #expect(await loop.run { true } == true)
+        loop.shutdown()
+        await brain.stop()
+    }
+}
