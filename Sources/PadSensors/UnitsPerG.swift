@@ -28,7 +28,7 @@ public enum UnitsPerG {
         if let override { return (override, .option) }
         if resolution > 0 { return (Double(resolution), .resolution) }
         let lower = name.lowercased()
-        for entry in driverTable where lower.contains(entry.nameContains) {
+        for entry in driverTable where lower.includes(entry.nameContains) {
             return (entry.unitsPerG, .driverTable(entry.nameContains))
         }
         return nil
