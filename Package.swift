@@ -19,22 +19,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
-        // C system libraries: one module each, linked through pkg-config (Debian's -dev packages).
-        .systemLibrary(
-            name: "CALSA", pkgConfig: "alsa",
-            providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(
-            name: "CSndFile", pkgConfig: "sndfile",
-            providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(
-            name: "CAvahiClient", pkgConfig: "avahi-client",
-            providers: [.apt(["libavahi-client-dev"])]),
+        // C system libraries: one module each, their headers from Debian's -dev packages. Those a pad
+        // may do without (sound, discovery) name no library to link: the brain and the tests link
+        // them through `LinkedLibraries`, a pad loads them when first used (`CLazyLibraries`).
+        .systemLibrary(name: "CALSA", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CAvahiClient", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(
             name: "CEvdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]),
-        .systemLibrary(
-            name: "CSampleRate", pkgConfig: "samplerate",
-            providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CSampleRate", providers: [.apt(["libsamplerate0-dev"])]),
+        // alsa-lib, libsndfile, libsamplerate and avahi-client, linked as usual: for the brain,
+        // the benchmarks and the tests.
+        .target(
+            name: "LinkedLibraries",
+            linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("sndfile"), .linkedLibrary("samplerate"),
+                             .linkedLibrary("avahi-client"), .linkedLibrary("avahi-common")]),
+        // The same libraries for a pad: stubs that load each one when it is first used, so a pad
+        // that neither plays locally nor discovers maps none of them (docs/deployment.md#build).
+        .target(name: "CLazyLibraries"),
         // Linux's epoll and eventfd (part of libc) for the brain's network thread.
         .systemLibrary(name: "CEpoll"),
         // The JACK client library (jackd2's, or PipeWire's) for the brain's --output jack.
@@ -84,14 +87,14 @@ let package = Package(
             name: "DrumBrain",
             dependencies: [
                 "BrainCore", "Console", "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "SPSCRing", "CALSA", "CSndFile",
-                "JACKAudio", "HydrogenKit",
+                "JACKAudio", "HydrogenKit", "LinkedLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "DrumPad",
             dependencies: [
                 "Console", "HitDetect", "DrumNet", "PadSensors", "DrumAudio", "Monotonic", "CEvdev",
-                "PadCommandLine",
+                "PadCommandLine", "CLazyLibraries",
             ]),
 
         // Release-mode throughput benchmark: swift run -c release hitdetect-bench
@@ -101,14 +104,14 @@ let package = Package(
         // Loopback benchmark of pads and brain: swift run -c release drumnet-bench
         .executableTarget(
             name: "drumnet-bench",
-            dependencies: ["DrumNet", "Monotonic", "DrumVisual", "PadSensors", "CEpollFloor", .product(name: "NIOCore", package: "swift-nio"),
+            dependencies: ["DrumNet", "Monotonic", "DrumVisual", "PadSensors", "CEpollFloor", "LinkedLibraries", .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/DrumNetBench"),
         // drumnet-bench's peer in the same run: a bare C epoll server that decodes nothing.
         .target(name: "CEpollFloor", path: "Benchmarks/EpollFloor"),
 
         // The mixer's render path as real-time factors: swift run -c release audio-bench
-        .executableTarget(name: "audio-bench", dependencies: ["DrumAudio"], path: "Benchmarks/AudioBench"),
+        .executableTarget(name: "audio-bench", dependencies: ["DrumAudio", "LinkedLibraries"], path: "Benchmarks/AudioBench"),
 
         // The terminal visual's CPU use at 60 fps: swift run -c release visual-bench
         .executableTarget(name: "visual-bench", dependencies: ["DrumVisual"], path: "Benchmarks/VisualBench"),
@@ -119,11 +122,11 @@ let package = Package(
         // Runs executables and system tools from tests.
         .target(name: "TestSupport", dependencies: ["Monotonic"], path: "Tests/TestSupport"),
         // swift-crypto only to check the pairing key's own HMAC-SHA256 against.
-        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "Monotonic", "TestSupport", "AllocationCounter",
+        .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "LinkedLibraries", "Monotonic", "TestSupport", "AllocationCounter",
                                                          .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DrumBrainTests",
                     dependencies: ["DrumBrain", "BrainCore", "DrumAudio", "DrumVisual", "DrumNet", "Monotonic", "SPSCRing", "CALSA", "CSndFile", "TestSupport", "JACKAudio", "AllocationCounter", "HydrogenKit"]),
-        .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "HydrogenKit", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "DrumAudioTests", dependencies: ["DrumAudio", "LinkedLibraries", "HydrogenKit", "Monotonic", "DrumVisual", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "PadSensorsTests", dependencies: ["PadSensors", "TestSupport"]),
         .testTarget(name: "DrumPadTests", dependencies: ["DrumPad", "PadCommandLine", "HitDetect", "DrumAudio", "Monotonic", "CEvdev", "TestSupport"]),
     ],

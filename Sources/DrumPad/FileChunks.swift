@@ -6,8 +6,13 @@ import HitDetect
 /// Reads a file in large chunks and hands them to a `SensorLogReader`, carrying each chunk's
 /// partial last line over to the next, so any file is read in constant memory.
 struct FileChunks: ~Copyable {
-    /// Bytes read per chunk; larger than the reader's longest line.
+    /// Bytes read per chunk when reading as fast as possible (`drumpad replay`); larger than the
+    /// reader's longest line.
     static let chunkBytes = 1 << 20
+    /// Bytes read per chunk when replaying in real time (`drumpad run --replay`): a chunk's rows
+    /// are held until they are due, and a pad on a board has little memory to hold them in
+    /// (1 MiB of CSV is about 20,000 rows; this, about 2,600, is over a second at 1,600 Hz).
+    static let realTimeChunkBytes = 1 << 17
 
     let path: String
     let descriptor: Int32
@@ -53,12 +58,12 @@ struct FileChunks: ~Copyable {
 
     /// Feeds the whole file through `reader` into `batch`, calling `body` after each chunk with
     /// the samples parsed from it and the bytes read so far (the batch is emptied after `body`
-    /// returns unless `keepBatch`).
+    /// returns unless `keepBatch`), reading `chunkBytes` at a time.
     mutating func read(
         with reader: inout SensorLogReader, into batch: inout SensorBatch, keepBatch: Bool = false,
-        _ body: (inout SensorBatch, _ bytesRead: Int) throws -> Void
+        chunkBytes: Int = Self.chunkBytes, _ body: (inout SensorBatch, _ bytesRead: Int) throws -> Void
     ) throws {
-        var buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
+        var buffer = [UInt8](repeating: 0, count: chunkBytes)
         var filled = 0
         while true {
             let got = buffer.withUnsafeMutableBytes { raw in

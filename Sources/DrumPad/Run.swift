@@ -375,7 +375,7 @@ struct PacedReplay {
             var files = try FileChunks(path: path)
             var reader = SensorLogReader(fileName: path, options: .init(readXY: axis != .z))
             var batch = SensorBatch()
-            try files.read(with: &reader, into: &batch) { batch, _ in
+            try files.read(with: &reader, into: &batch, chunkBytes: FileChunks.realTimeChunkBytes) { batch, _ in
                 axis.select(in: &batch)
                 pace(&batch)
             }
