@@ -4,6 +4,7 @@ import HitDetect
 extension DetectorKind: ExpressibleByArgument {
     /// `card`, `tvdrums`, `adaptive`, or `default` (the card's, by its old name).
     public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) + ["default"] }
 }
 extension VelocityCurve.Shape: ExpressibleByArgument {}
 
