@@ -1,5 +1,4 @@
 import CEpoll
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +17,7 @@ import Monotonic
 /// buffer machinery cost more than the brain's own decoding (perf: about 36 % of the thread's
 /// samples against 16 %). In the same runs at 256 pads, the brain's thread used 7.5–9.1 % of a
 /// core on NIO and 4.4–5.7 % here, against 3.5–5.6 % for a bare C loop doing only the kernel's part
-/// (docs/performance.md). Pads still use NIO (PadLink): one connection each, no such load.
+/// (docs/performance.md). A pad's link runs on a loop like this one (`PadLinkLoop`).
 ///
 /// Thread safety: `submit` from any thread; everything else runs on the loop's own thread.
 final class BrainLoop: @unchecked Sendable {
@@ -39,12 +38,6 @@ final class BrainLoop: @unchecked Sendable {
             self.fd = fd
             self.connection = connection
         }
-    }
-
-    /// Jobs for the loop's thread, and whether it still takes them.
-    struct Inbox {
-        var jobs: [@Sendable () -> Void] = []
-        var isClosed = false
     }
 
     /// Bytes a connection may leave unsent before it is closed: a peer that stops reading its
@@ -74,9 +67,8 @@ final class BrainLoop: @unchecked Sendable {
     private var heldNotices = 0
     let listenFD: Int32
     private let epollFD: Int32
-    private let wakeFD: Int32
-    /// Guards the jobs submitted from other threads.
-    private let inbox = Mutex(Inbox())
+    /// The jobs submitted from other threads (its mutex guards them).
+    private let inbox: LoopInbox
 
     /// Open connections by descriptor.
     private var pads: [Pad?] = []
@@ -105,16 +97,16 @@ final class BrainLoop: @unchecked Sendable {
         self.onNotice = onNotice
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw .socket(operation: "epoll_create1", code: errno) }
-        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard wakeFD >= 0 else {
-            let code = errno
+        do {
+            inbox = try LoopInbox()
+        } catch {
             Glibc.close(epollFD)
-            throw .socket(operation: "eventfd", code: code)
+            throw error
         }
         readBuffer = .allocate(byteCount: Self.readBufferBytes, alignment: 16)
         refusal = DrumMessage.error("the brain has \(configuration.maxConnections) connections, its limit; try later").packet
         actions.reserveCapacity(16)
-        watch(wakeFD, EPOLLIN.rawValue, EPOLL_CTL_ADD)
+        watch(inbox.wakeFD, EPOLLIN.rawValue, EPOLL_CTL_ADD)
         watch(listenFD, EPOLLIN.rawValue, EPOLL_CTL_ADD)
     }
 
@@ -124,16 +116,8 @@ final class BrainLoop: @unchecked Sendable {
 
     /// Starts the loop's thread.
     func start() {
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { argument in
-            let loop = Unmanaged<BrainLoop>.fromOpaque(argument!).takeRetainedValue()
-            _ = CEpoll_nameThread("drumbrain-net")  // for top and perf; without it, only the name is lost
-            loop.run()
-            return nil
-        }, box.toOpaque())
+        let created = startLoopThread(name: "drumbrain-net") { self.run() }
         precondition(created == 0, "cannot start the brain's network thread: \(String(cString: strerror(created)))")
-        pthread_detach(thread)
     }
 
     /// Runs `job` on the loop's thread; false (and `job` dropped) once the loop has stopped.
@@ -141,13 +125,7 @@ final class BrainLoop: @unchecked Sendable {
     /// Thread safety: any thread.
     @discardableResult
     func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
-        inbox.withLock { inbox in
-            guard !inbox.isClosed else { return false }
-            inbox.jobs.append(job)
-            var one: UInt64 = 1
-            _ = Glibc.write(wakeFD, &one, 8)  // cannot fail short of 2^64 - 1 pending wakes
-            return true
-        }
+        inbox.submit(job)
     }
 
     /// Runs `body` on the loop's thread and returns its result. Throws `serverStopped` once the
@@ -204,7 +182,7 @@ final class BrainLoop: @unchecked Sendable {
             for i in 0..<Int(count) {
                 var event = events[i]
                 let fd = CEpoll_eventFD(&event)
-                if fd == wakeFD {
+                if fd == inbox.wakeFD {
                     runJobs()
                 } else if fd == listenFD {
                     if listening { acceptWaiting() }
@@ -227,25 +205,14 @@ final class BrainLoop: @unchecked Sendable {
 
     /// Closes the loop's own descriptors; jobs that were still waiting run first.
     private func finish() {
-        for job in takeJobs(closing: true) { job() }
+        for job in inbox.takeAll(closing: true) { job() }
         Glibc.close(listenFD)
-        Glibc.close(wakeFD)
+        inbox.close()
         Glibc.close(epollFD)
     }
 
     private func runJobs() {
-        var count: UInt64 = 0
-        _ = Glibc.read(wakeFD, &count, 8)  // EAGAIN when a job already ran: nothing to do
-        for job in takeJobs(closing: false) { job() }
-    }
-
-    /// The jobs submitted so far, taken out of the inbox; `closing` refuses any later ones.
-    private func takeJobs(closing: Bool) -> [@Sendable () -> Void] {
-        inbox.withLock { inbox in
-            if closing { inbox.isClosed = true }
-            defer { inbox.jobs = [] }
-            return inbox.jobs
-        }
+        for job in inbox.takeAll() { job() }
     }
 
     /// Accepts waiting connections, at most `acceptsPerTurn`; one over the limit is told so and closed.

@@ -1,5 +1,4 @@
 import CEpoll
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,16 +32,9 @@ public final class PadLinkLoop: @unchecked Sendable {
         func cancel() { isCancelled = true }
     }
 
-    /// Jobs for the loop's thread, and whether it still takes them.
-    struct Inbox {
-        var jobs: [@Sendable () -> Void] = []
-        var isClosed = false
-    }
-
     private let epollFD: Int32
-    private let wakeFD: Int32
-    /// Guards the jobs submitted from other threads.
-    private let inbox = Mutex(Inbox())
+    /// The jobs submitted from other threads (its mutex guards them).
+    private let inbox: LoopInbox
     /// Timers by due time: a binary min-heap.
     private var timers: [Timer] = []
     /// What to do when a watched descriptor is ready, by descriptor.
@@ -53,41 +45,26 @@ public final class PadLinkLoop: @unchecked Sendable {
     public init() throws(DrumNetError) {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw .socket(operation: "epoll_create1", code: errno) }
-        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard wakeFD >= 0 else {
-            let code = errno
+        do {
+            inbox = try LoopInbox()
+        } catch {
             Glibc.close(epollFD)
-            throw .socket(operation: "eventfd", code: code)
+            throw error
         }
-        var event = CEpoll_event(wakeFD, EPOLLIN.rawValue)
-        _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)  // a new eventfd in a new epoll: cannot fail
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { argument in
-            let loop = Unmanaged<PadLinkLoop>.fromOpaque(argument!).takeRetainedValue()
-            _ = CEpoll_nameThread("drumpad-link")  // for top and perf; without it, only the name is lost
-            loop.loop()
-            return nil
-        }, box.toOpaque())
+        var event = CEpoll_event(inbox.wakeFD, EPOLLIN.rawValue)
+        _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, inbox.wakeFD, &event)  // a new eventfd in a new epoll: cannot fail
+        let created = startLoopThread(name: "drumpad-link") { self.loop() }
         guard created == 0 else {
-            box.release()
-            Glibc.close(wakeFD)
+            inbox.close()
             Glibc.close(epollFD)
             throw .socket(operation: "pthread_create", code: created)
         }
-        pthread_detach(thread)
     }
 
     /// Runs `job` on the loop's thread; false (and `job` dropped) once the loop has stopped.
     @discardableResult
     public func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
-        inbox.withLock { inbox in
-            guard !inbox.isClosed else { return false }
-            inbox.jobs.append(job)
-            var one: UInt64 = 1
-            _ = Glibc.write(wakeFD, &one, 8)  // cannot fail short of 2^64 - 1 pending wakes
-            return true
-        }
+        inbox.submit(job)
     }
 
     /// Runs `body` on the loop's thread and returns its result; nil once the loop has stopped.
@@ -156,20 +133,18 @@ public final class PadLinkLoop: @unchecked Sendable {
             for i in 0..<Int(count) {
                 var event = events[i]
                 let fd = CEpoll_eventFD(&event)
-                if fd == wakeFD {
-                    var pending: UInt64 = 0
-                    _ = Glibc.read(wakeFD, &pending, 8)  // EAGAIN when a job already ran: nothing to do
-                    for job in takeJobs(closing: false) { job() }
+                if fd == inbox.wakeFD {
+                    for job in inbox.takeAll() { job() }
                 } else {
                     handlers[fd]?(event.events)  // nil: unwatched by an earlier handler this turn
                 }
             }
         }
-        for job in takeJobs(closing: true) { job() }
+        for job in inbox.takeAll(closing: true) { job() }
         for fd in handlers.keys { Glibc.close(fd) }
         handlers = [:]
         timers = []
-        Glibc.close(wakeFD)
+        inbox.close()
         Glibc.close(epollFD)
     }
 
@@ -194,15 +169,6 @@ public final class PadLinkLoop: @unchecked Sendable {
             guard smallest != parent else { return }
             timers.swapAt(parent, smallest)
             parent = smallest
-        }
-    }
-
-    /// The jobs submitted so far, taken out of the inbox; `closing` refuses any later ones.
-    private func takeJobs(closing: Bool) -> [@Sendable () -> Void] {
-        inbox.withLock { inbox in
-            if closing { inbox.isClosed = true }
-            defer { inbox.jobs = [] }
-            return inbox.jobs
         }
     }
 }
