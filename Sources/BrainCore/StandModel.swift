@@ -74,6 +74,9 @@ public struct StandModel: Sendable {
         public var forgetting: Double = 0.02
         /// A receiver's softest hit assumed before it has played any, in g.
         public var defaultFloor: Double = 0.3
+        /// A pad's loud strike assumed (g) until it has played a louder one: whether a hit on
+        /// another pad may wait for it, in the first seconds.
+        public var assumedLoud: Double = 1.0
         /// The sample period assumed for a pad that has not said its rate, µs (250 Hz).
         public var defaultPeriodMicros: Int64 = 4_000
 
@@ -206,15 +209,19 @@ public struct StandModel: Sendable {
     }
 
     /// The longest a hit on `receiver` may wait for the strike that could explain it to arrive:
-    /// one sensor period of the pads involved plus 1 ms (nil when no pad could cause it).
+    /// one sensor period of the pads involved plus 1 ms (nil when no pad could cause it). A hit
+    /// waits when the other pads' loud strikes together could cause it (a unison's crosstalk
+    /// adds up: an idle pad was found playing one whose second strike arrived 0.9 ms after it),
+    /// each pad's loud level taken as at least `assumedLoud` until it has played one.
     public func hold(for receiver: Int, strength: Double) -> Int64? {
         var longest: Int64?
-        for source in padKeys.indices where source != receiver && louds[source] > 0 {
+        var together = 0.0
+        for source in padKeys.indices where source != receiver {
             let (value, _) = coupling(PairKey(source: source, receiver: receiver))
-            guard strength <= value * louds[source] else { continue }
-            let hold = max(periods[source], periods[receiver]) + 1_000
-            longest = max(longest ?? 0, hold)
+            together += value * max(louds[source], configuration.assumedLoud)
+            longest = max(longest ?? 0, max(periods[source], periods[receiver]) + 1_000)
         }
+        guard strength <= together else { return nil }
         return longest
     }
 

@@ -126,6 +126,53 @@ struct StandModelTests {
         #expect(Self.decide(stands, "r", t + 503, 0.7, id: id) == .crosstalk)
     }
 
+    /// The same unison, but r's crosstalk arrives between the two strikes (b's detector sends
+    /// its strike 0.9 ms after r's hit, as an idle pad on a simulated 200 Hz stand was found
+    /// playing): a alone does not explain it, but what a and b can cause together does, so it
+    /// waits, and b's strike takes it back. Broken (a hit waits only for what one pad alone can
+    /// cause), it plays.
+    @Test func crosstalkOfAUnisonArrivingBeforeItsSecondStrikeWaitsAndIsTakenBack() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        Self.teach(stands, "a", "r", strikes: 30, strength: 3, answer: 0.18, id: &id)
+        for k in 0..<30 {
+            let t = 10_000 + Double(k) * 250
+            id += 1
+            _ = Self.decide(stands, "b", t, 3, id: id)
+            id += 1
+            _ = Self.decide(stands, "r", t + 1, 0.18, id: id)
+        }
+        let t = 20_000.0
+        id += 1
+        _ = Self.decide(stands, "a", t, 3, id: id, arrivalMs: t + 20)
+        id += 1
+        let crosstalk = id
+        guard case .play = Self.decide(stands, "r", t + 1, 0.7, id: crosstalk, arrivalMs: t + 21) else {
+            Issue.record("r's hit was judged before b's strike arrived")
+            return
+        }
+        id += 1
+        #expect(Self.decide(stands, "b", t + 0.5, 3, id: id, arrivalMs: t + 21.9) == .play(holdMicros: 0, takeBack: [crosstalk]))
+    }
+
+    /// In the first second nothing is known of the pads' loud strikes: a weak hit still waits
+    /// for a neighbour's strike arriving just after it, which takes it back (an idle pad on a
+    /// simulated 250 Hz stand played one such hit 1.2 s in, when the struck pad had sent only
+    /// its crosstalk of another). Broken (no wait before a pad has played a loud hit), it plays.
+    @Test func inTheFirstSecondAWeakHitWaitsForALoudStrikeArrivingJustAfter() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 1
+        _ = Self.decide(stands, "a", 100, 0.07, id: id)  // a's first hit: crosstalk of something
+        id += 1
+        let crosstalk = id
+        guard case .play = Self.decide(stands, "r", 1_000, 0.27, id: crosstalk, arrivalMs: 1_010) else {
+            Issue.record("r's hit was cancelled with nothing to explain it")
+            return
+        }
+        id += 1
+        #expect(Self.decide(stands, "a", 1_002, 3.5, id: id, arrivalMs: 1_010.1) == .play(holdMicros: 0, takeBack: [crosstalk]))
+    }
+
     /// A pad that has just played cannot answer a neighbour's strike (its detector is masked,
     /// then ringing down), so its silence then says nothing of the stand. r's softest hit is
     /// 0.05 g; it strikes 40 ms before each of a's 3 g strikes and stays silent to them. Counted
