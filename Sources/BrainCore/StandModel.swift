@@ -76,7 +76,7 @@ public struct StandModel: Sendable {
         public var defaultFloor: Double = 0.3
         /// A pad's loud strike assumed (g) until it has played a louder one: whether a hit on
         /// another pad may wait for it, in the first seconds.
-        public var assumedLoud: Double = 1.0
+        public var assumedLoud: Double = 2.0
         /// The sample period assumed for a pad that has not said its rate, µs (250 Hz).
         public var defaultPeriodMicros: Int64 = 4_000
 
