@@ -12,12 +12,13 @@ struct StandModelTests {
                       strength: strength, id: id)
     }
 
-    /// Plays `strikes` strikes of `strength` on `source`, 250 ms apart from 0, each answered
-    /// 1 ms later on `receiver` at `answer` g: the stand's evidence. Numbers the hits from `id`.
+    /// Plays `strikes` strikes of `strength` on `source`, 250 ms apart from `from` ms, each
+    /// answered 1 ms later on `receiver` at `answer` g: the stand's evidence. Numbers the hits
+    /// from `id`.
     static func teach(_ stands: StandCrosstalk, _ source: String, _ receiver: String, strikes: Int,
-                      strength: Double, answer: Double, id: inout UInt32) {
+                      strength: Double, answer: Double, from: Double = 0, id: inout UInt32) {
         for k in 0..<strikes {
-            let t = Double(k) * 250
+            let t = from + Double(k) * 250
             id += 1
             _ = decide(stands, source, t, strength, id: id)
             id += 1
@@ -106,13 +107,7 @@ struct StandModelTests {
         let stands = StandCrosstalk()
         var id: UInt32 = 0
         Self.teach(stands, "a", "r", strikes: 30, strength: 3, answer: 0.18, id: &id)
-        for k in 0..<30 {  // b → r, after a's lesson
-            let t = 10_000 + Double(k) * 250
-            id += 1
-            _ = Self.decide(stands, "b", t, 3, id: id)
-            id += 1
-            _ = Self.decide(stands, "r", t + 1, 0.18, id: id)
-        }
+        Self.teach(stands, "b", "r", strikes: 30, strength: 3, answer: 0.18, from: 10_000, id: &id)  // after a's lesson
         let t = 20_000.0
         id += 1
         _ = Self.decide(stands, "a", t, 3, id: id)
@@ -135,13 +130,7 @@ struct StandModelTests {
         let stands = StandCrosstalk()
         var id: UInt32 = 0
         Self.teach(stands, "a", "r", strikes: 30, strength: 3, answer: 0.18, id: &id)
-        for k in 0..<30 {
-            let t = 10_000 + Double(k) * 250
-            id += 1
-            _ = Self.decide(stands, "b", t, 3, id: id)
-            id += 1
-            _ = Self.decide(stands, "r", t + 1, 0.18, id: id)
-        }
+        Self.teach(stands, "b", "r", strikes: 30, strength: 3, answer: 0.18, from: 10_000, id: &id)
         let t = 20_000.0
         id += 1
         _ = Self.decide(stands, "a", t, 3, id: id, arrivalMs: t + 20)
