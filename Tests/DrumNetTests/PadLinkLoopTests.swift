@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 import TestSupport
@@ -68,6 +71,58 @@ struct PadLinkLoopTests {
         #expect(await eventually(within: 10) { !refused.all.isEmpty })
         #expect(refused.all.first == .connectFailed(reason: "127.0.0.1:\(port): Connection refused", retryInMicros: 50_000))
         await second.stop()
+    }
+
+    /// A brain that stops reading (here: a socket the kernel connects and nobody reads) gets
+    /// the hits the socket takes, then 64 KiB more in the link's outbox; past that the link
+    /// gives up on the connection, says why, and tries again, instead of holding every hit.
+    @Test func aBrainThatStopsReadingIsLeftNotBuffered() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var small: Int32 = 4096  // the kernel doubles it; connections inherit it
+        setsockopt(listener, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(listen(listener, 1) == 0)
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: bound.sin_port))
+        let events = EventCollector()
+        let link = try PadLink(configuration: .init(padName: "p", drum: "snare", target: .address(host: "127.0.0.1", port: port),
+                                                    pingIntervalMicros: 60_000_000)) { events.add($0) }
+        link.start()
+        #expect(await eventually(within: 10) { events.all.contains(.connected(address: "127.0.0.1:\(port)")) })
+        func lost() -> String? {
+            for event in events.all { if case .lost(let reason) = event { return reason } }
+            return nil
+        }
+        var sent = 0
+        let deadline = MonotonicClock.nowMicros() + 30_000_000
+        while lost() == nil && MonotonicClock.nowMicros() < deadline {
+            for _ in 0..<5_000 { link.send(DrumHit(drum: "snare", velocity: 0.5)) }
+            sent += 5_000
+            _ = await link.statistics()  // the loop has taken them
+        }
+        let reason = lost()
+        #expect(reason == "the brain stopped reading (64 KiB unsent)", "after \(sent) hits: \(events.all.suffix(3))")
+        // Then it tries again: connected anew (the listener's backlog takes it) or refused.
+        let lostAt = events.firstTime { if case .lost = $0 { true } else { false } } ?? 0
+        #expect(await eventually(within: 10) {
+            events.firstTime(where: { event in
+                switch event {
+                case .connected, .connectFailed: true
+                default: false
+                }
+            }, after: lostAt) != nil
+        })
+        await link.stop()
     }
 
     @Test func manyLinksShareOneLoop() async throws {
