@@ -137,6 +137,16 @@ final class Box<Value>: @unchecked Sendable {
     // that holds it runs; read-only after.
     var value: Value?
     init(_ value: Value?) { self.value = value }
+
+    /// A slot's `take`: parses its text as `Parsed` and stores it (through `store`, for
+    /// optionals); false when the text is not one.
+    func taker<Parsed: ExpressibleByArgument>(_ store: @escaping (Parsed) -> Value) -> (String) -> Bool {
+        { text in
+            guard let parsed = Parsed(argument: text) else { return false }
+            self.value = store(parsed)
+            return true
+        }
+    }
 }
 
 /// An option with a value: `--name VALUE` or `--name=VALUE`; given twice, the last wins (so a
@@ -156,22 +166,15 @@ public struct Option<Value> {
         let box = Box<Value>(wrappedValue)
         self.box = box
         slot = Slot(kind: .option, name: name.long, help: help, isRequired: false,
-                    defaultText: wrappedValue.defaultValueDescription, values: Value.allValueStrings) { text in
-            guard let value = Value(argument: text) else { return false }
-            box.value = value
-            return true
-        }
+                    defaultText: wrappedValue.defaultValueDescription, values: Value.allValueStrings,
+                    take: box.taker { (value: Value) in value })
     }
 
     public init(name: NameSpecification = .long, help: ArgumentHelp = "") where Value: ExpressibleByArgument {
         let box = Box<Value>(nil)
         self.box = box
         slot = Slot(kind: .option, name: name.long, help: help, isRequired: true, defaultText: nil,
-                    values: Value.allValueStrings) { text in
-            guard let value = Value(argument: text) else { return false }
-            box.value = value
-            return true
-        }
+                    values: Value.allValueStrings, take: box.taker { (value: Value) in value })
     }
 
     public init<Wrapped: ExpressibleByArgument>(name: NameSpecification = .long, help: ArgumentHelp = "")
@@ -179,11 +182,7 @@ public struct Option<Value> {
         let box = Box<Value>(.some(nil))
         self.box = box
         slot = Slot(kind: .option, name: name.long, help: help, isRequired: false, defaultText: nil,
-                    values: Wrapped.allValueStrings) { text in
-            guard let value = Wrapped(argument: text) else { return false }
-            box.value = .some(value)
-            return true
-        }
+                    values: Wrapped.allValueStrings, take: box.taker { (value: Wrapped) in .some(value) })
     }
 
     public init<Element: ExpressibleByArgument>(wrappedValue: [Element], name: NameSpecification = .long,
@@ -236,22 +235,14 @@ public struct Argument<Value> {
         let box = Box<Value>(nil)
         self.box = box
         slot = Slot(kind: .positional, name: nil, help: help, isRequired: true, defaultText: nil,
-                    values: Value.allValueStrings) { text in
-            guard let value = Value(argument: text) else { return false }
-            box.value = value
-            return true
-        }
+                    values: Value.allValueStrings, take: box.taker { (value: Value) in value })
     }
 
     public init<Wrapped: ExpressibleByArgument>(help: ArgumentHelp = "") where Value == Wrapped? {
         let box = Box<Value>(.some(nil))
         self.box = box
         slot = Slot(kind: .positional, name: nil, help: help, isRequired: false, defaultText: nil,
-                    values: Wrapped.allValueStrings) { text in
-            guard let value = Wrapped(argument: text) else { return false }
-            box.value = .some(value)
-            return true
-        }
+                    values: Wrapped.allValueStrings, take: box.taker { (value: Wrapped) in .some(value) })
     }
 }
 

@@ -47,8 +47,6 @@ final class Slot: @unchecked Sendable {
 enum Request: Error {
     /// `--help`, `-h` or `help`: the help of this command (its path of names).
     case help([any ParsableCommand.Type])
-    /// `--version`.
-    case version
     /// A usage error, with the command it concerns.
     case usage(String, [any ParsableCommand.Type])
 }
@@ -230,8 +228,6 @@ private func report(_ request: Request) -> Never {
     switch request {
     case .help(let path):
         printOut(helpText(path))
-        exit(0)
-    case .version:
         exit(0)
     case .usage(let message, let path):
         let names = path.map { $0.name }.joined(separator: " ")

@@ -358,7 +358,7 @@ final class PadLinkCore: @unchecked Sendable {
         }
     }
 
-    /// The socket of a connect in progress, closed.
+    /// The socket (connecting or connected) closed and unwatched, its connect deadline cancelled.
     private func abandonAttempt() {
         connectDeadline?.cancel()
         connectDeadline = nil
@@ -438,11 +438,7 @@ final class PadLinkCore: @unchecked Sendable {
     func closeConnection(lost reason: String) {
         guard fd >= 0 else { return }
         flush()  // a last try: what the socket takes still reaches the brain after the close
-        connectDeadline?.cancel()
-        connectDeadline = nil
-        loop.unwatch(fd)
-        Glibc.close(fd)
-        fd = -1
+        abandonAttempt()
         generation += 1
         outbox = []
         outboxStart = 0

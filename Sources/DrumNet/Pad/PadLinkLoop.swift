@@ -162,7 +162,7 @@ public final class PadLinkLoop: @unchecked Sendable {
         var parent = 0
         while true {
             var smallest = parent
-            for child in [2 * parent + 1, 2 * parent + 2] where child < timers.count
+            for child in (2 * parent + 1)...(2 * parent + 2) where child < timers.count
                 && timers[child].dueMicros < timers[smallest].dueMicros {
                 smallest = child
             }
