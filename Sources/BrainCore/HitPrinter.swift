@@ -96,6 +96,8 @@ public final class HitPrinter: @unchecked Sendable {
     /// One hit's line and burst. Printer thread only.
     func print(_ routed: RoutedHit) {
         switch routed.disposition {
+        case .felt:
+            break  // a push felt through the stand, no hit: counted in the summary, not shown
         case .crosstalk:
             sinks.line?(BrainLines.crosstalk(routed, takenBack: false))
         case .unknownDrum:

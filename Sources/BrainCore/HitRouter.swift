@@ -31,6 +31,8 @@ public struct RoutedHit: Sendable {
         case crosstalk
         /// Not played: the kit has no such drum.
         case unknownDrum
+        /// Not played: a push its pad felt through the stand (`/drum/felt`), learned from.
+        case felt
     }
 
     /// The hit as it arrived.
@@ -116,12 +118,22 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
         // arrival plus that (a pad whose clock runs ahead cannot park hits in the mixer).
         let padKey = received.padName ?? "connection-\(received.connectionID)"
         var buffer = jitterMicros
-        if let latency, strike != nil {
+        if let latency, strike != nil, !hit.felt {
             // A MIDI source's notes are dated exactly: no detector's lateness to assume.
             buffer = latency.note(padKey: padKey, rateHz: received.rateHz.map(Double.init), latenessMicros: received.latencyMicros,
                                   arrivalMicros: received.receivedMicros, prior: received.connectionID != MIDIInput.connectionID)
         }
         let slot = buffer > 0 ? strike.map { min($0, received.receivedMicros).saturatingAdd(buffer) } : nil
+        if hit.felt {
+            // Never played; the learned stands learn from it as from any hit.
+            if crosstalk == nil, let stands, let strength = hit.strength,
+               case .felt(let takeBack) = stands.decide(padKey: padKey, rateHz: received.rateHz.map(Double.init),
+                                                        strikeMicros: estimated, arrivalMicros: received.receivedMicros,
+                                                        strength: Double(strength), id: number, slotMicros: slot, felt: true) {
+                for id in takeBack { player.takeBack(id: id) }
+            }
+            return RoutedHit(received: received, disposition: .felt, drum: nil)
+        }
         if let crosstalk {
             let player = self.player
             if !crosstalk.admit(drum: hit.drum, micros: estimated, arrivalMicros: received.receivedMicros,
@@ -137,6 +149,8 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
             case .play(let hold, let takeBack):
                 for id in takeBack { player.takeBack(id: id) }
                 holdMicros = hold
+            case .felt:  // only for hits sent as felt, handled above
+                return RoutedHit(received: received, disposition: .felt, drum: nil)
             }
         }
         guard let (index, generation) = found else {

@@ -22,13 +22,17 @@ public struct KitReplay {
         public var velocity: Double
         /// The detector's deviation in g (what protocol 2 sends).
         public var strength: Double
+        /// A push the detector felt through the stand and turned away (`/drum/felt`): the
+        /// brain learns from it and never plays it.
+        public var felt: Bool
 
         /// Creates a hit.
-        public init(time: Double, arrival: Double, velocity: Double, strength: Double) {
+        public init(time: Double, arrival: Double, velocity: Double, strength: Double, felt: Bool = false) {
             self.time = time
             self.arrival = arrival
             self.velocity = velocity
             self.strength = strength
+            self.felt = felt
         }
     }
 
@@ -77,7 +81,7 @@ public struct KitReplay {
         public var arrival: Double
         /// The detector's deviation, g.
         public var strength: Double
-        /// `played`, `held`, `crosstalk` or `taken_back`.
+        /// `played`, `held`, `crosstalk`, `taken_back` or `felt` (a push the pad felt: never played).
         public var outcome: String
         /// How long it was held, ms.
         public var holdMs: Double
@@ -149,7 +153,7 @@ public struct KitReplay {
             let arrival = micros(hit.arrival), strike = micros(hit.time)
             let received = ReceivedHit(
                 hit: DrumHit(drum: pad.drum, velocity: Float(hit.velocity), padTimeMicros: strike,
-                             strength: Float(hit.strength)),
+                             strength: Float(hit.strength), felt: hit.felt),
                 connectionID: p + 1, padName: pad.name, receivedMicros: arrival,
                 latencyMicros: arrival - strike, rateHz: pad.rateHz.map(Float.init))
             let result = router.route(received)
@@ -175,6 +179,7 @@ public struct KitReplay {
             var outcome = result.holdMicros > 0 ? "held" : "played"
             switch result.disposition {
             case .crosstalk: outcome = "crosstalk"
+            case .felt: outcome = "felt"
             case .queued(let number): if recorder.takenBack.contains(number) { outcome = "taken_back" }
             case .unknownDrum: outcome = "unknown_drum"
             case .queueFull: outcome = "dropped"

@@ -6,7 +6,7 @@ import HitDetect
 ///
 /// Thread safety: pure, but for reading the file.
 public enum PadLogDetection {
-    /// What a log gave: its hits, its rate, and the drum its metadata names (`# drum:`).
+    /// What a log gave: its hits (and the pushes its detector felt, marked), its rate, and the drum its metadata names (`# drum:`).
     public struct Detected: Sendable {
         /// The hits, in the order found.
         public var hits: [KitReplay.PadHit]
@@ -40,10 +40,15 @@ public enum PadLogDetection {
         func run<D: HitDetector>(_ detector: inout D) {
             var found: [Hit] = []
             var firedAt: [Int] = []
-            detector.detect(batch, into: &found, firedAt: &firedAt)
+            var felt: [(hit: Hit, at: Int)] = []
+            detector.detect(batch, into: &found, firedAt: &firedAt, felt: &felt)
             for (hit, i) in zip(found, firedAt) {
                 hits.append(.init(time: hit.time, arrival: max(hit.time, batch.deliveryTime(i)), velocity: hit.velocity,
                                   strength: kind.deviation(ofStrength: hit.strength)))
+            }
+            for (push, i) in felt {
+                hits.append(.init(time: push.time, arrival: max(push.time, batch.deliveryTime(i)), velocity: push.velocity,
+                                  strength: kind.deviation(ofStrength: push.strength), felt: true))
             }
         }
         switch kind {

@@ -16,6 +16,9 @@ public final class StandCrosstalk: Sendable {
         /// Play it, after `holdMicros` (0: at once); the ids listed are waiting crosstalk this
         /// hit shows up, to take back.
         case play(holdMicros: Int64, takeBack: [UInt32])
+        /// A push the pad felt, learned from as any hit and not played; the ids listed are
+        /// waiting crosstalk it shows up, to take back.
+        case felt(takeBack: [UInt32])
     }
 
     private struct State {
@@ -41,8 +44,11 @@ public final class StandCrosstalk: Sendable {
     /// when the hit starts anyway (its slot in a jitter buffer), if later than its arrival. A
     /// hit that could be crosstalk waits for its cause until then at no cost, and beyond it at
     /// most the hold; the `holdMicros` returned is only what it adds past the slot.
+    ///
+    /// A push the pad felt (`felt`) is judged and learned from as any hit, so the model sees
+    /// the stand as it would if the pad had sent it as one, and never plays.
     public func decide(padKey: String, rateHz: Double?, strikeMicros: Int64, arrivalMicros: Int64,
-                       strength: Double, id: UInt32, slotMicros: Int64? = nil) -> Decision {
+                       strength: Double, id: UInt32, slotMicros: Int64? = nil, felt: Bool = false) -> Decision {
         var found: [(String, String, Double)] = []
         let decision: Decision = state.withLock { s in
             guard let pad = s.model.pad(padKey, rateHz: rateHz) else { return .play(holdMicros: 0, takeBack: []) }
@@ -65,6 +71,7 @@ public final class StandCrosstalk: Sendable {
             s.waiting.removeAll { takeBack.contains($0.id) }
             s.model.markCrosstalk(takeBack)
             s.takenBack += takeBack.count
+            if felt { return .felt(takeBack: takeBack) }
             guard let hold = s.model.hold(for: pad, strength: strength) else { return .play(holdMicros: 0, takeBack: takeBack) }
             let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
             let until = max(arrivalMicros.saturatingAdd(hold), starts)

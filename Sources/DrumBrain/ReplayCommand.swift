@@ -129,7 +129,9 @@ struct KitReplayCommand: ParsableCommand {
             }
             printError("drumbrain replay: \(path): \(found.samples) samples"
                        + (found.rateHz.map { " (\(DecimalFormatting.string($0, decimals: 1)) Hz)" } ?? "")
-                       + ", \(found.hits.count) hits by the \(detector.rawValue) detector, pad \"\(stem)\" playing \(drum)")
+                       + ", \(found.hits.count { !$0.felt }) hits by the \(detector.rawValue) detector"
+                       + { $0 > 0 ? " (and \($0) pushes felt through the stand)" : "" }(found.hits.count { $0.felt })
+                       + ", pad \"\(stem)\" playing \(drum)")
             pads.append(.init(name: stem, drum: drum, rateHz: found.rateHz, hits: found.hits))
         }
         let groups = try Serve.crosstalkGroups(crosstalkGroup)
@@ -153,8 +155,10 @@ struct KitReplayCommand: ParsableCommand {
         for (p, pad) in pads.enumerated() {
             let played = result.played.filter { $0.pad == p }
             let held = played.filter { $0.delayMs > 0 }
+            let felt = pad.hits.count { $0.felt }
             printError("drumbrain replay: pad \(pad.name): \(played.count) played, \(result.cancelled[p]) cancelled as crosstalk"
                        + (result.takenBack[p] > 0 ? " (\(result.takenBack[p]) taken back while held)" : "")
+                       + (felt > 0 ? ", \(felt) pushes felt through the stand (learned from, not played)" : "")
                        + (held.isEmpty ? "" : ", \(held.count) held up to \(DecimalFormatting.string(held.map(\.delayMs).max() ?? 0, decimals: 1)) ms"))
         }
         if let hitsDir {

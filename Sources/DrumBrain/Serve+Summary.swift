@@ -82,6 +82,7 @@ extension Serve {
         for pad in pads {
             printError("pad \(pad.padName.map { WireText.printable($0, prose: true) } ?? "-") (\(pad.address)): \(pad.hits) hits, "
                        + "\(pad.sequenceGaps) gaps, \(pad.unknownMessages) unknown messages"
+                       + (pad.felt > 0 ? ", \(pad.felt) pushes felt through the stand (learned from, not played)" : "")
                        + Self.clockText(pad)
                        + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : "")
                        + (pad.refusedTimes > 0 ? ", \(pad.refusedTimes) implausible times refused (those hits played untimed)" : "")

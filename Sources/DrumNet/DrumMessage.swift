@@ -11,15 +11,19 @@ public struct DrumHit: Equatable, Sendable {
     /// Protocol 2: the detector's peak deviation in g, comparable between strikes on one pad
     /// (finite, ≥ 0), if sent. Sent only with a pad time and a sequence number before it.
     public var strength: Float?
+    /// A push the pad's detector felt through its stand and turned away as no strike
+    /// (`/drum/felt`): the brain learns its stands from it and never plays it.
+    public var felt: Bool
 
     /// Creates a hit.
     public init(drum: String, velocity: Float = 1, padTimeMicros: Int64? = nil, sequence: Int32? = nil,
-                strength: Float? = nil) {
+                strength: Float? = nil, felt: Bool = false) {
         self.drum = drum
         self.velocity = velocity
         self.padTimeMicros = padTimeMicros
         self.sequence = sequence
         self.strength = strength
+        self.felt = felt
     }
 
     /// Whether a wire strength is one the brain can compare: finite and not negative. Shared by
@@ -35,7 +39,10 @@ public struct DrumHit: Equatable, Sendable {
 
 /// The messages of the drum protocol (docs/architecture.md, Wire protocol), typed.
 public enum DrumMessage: Equatable, Sendable {
-    /// `/drum/hit s drum [f velocity | i 0…127] [h pad_time_us] [i seq] [f strength]`.
+    /// `/drum/hit s drum [f velocity | i 0…127] [h pad_time_us] [i seq] [f strength]`; with
+    /// `DrumHit.felt`, `/drum/felt s drum, f velocity, h pad_time_us, i seq, f strength` (all
+    /// five: a push the pad felt through its stand and turned away as no strike, sent to brains
+    /// of protocol 2; the brain learns its stands from it and never plays it).
     case hit(DrumHit)
     /// `/drum/hello i version, s pad_name, s drum [f rate_hz]`: a pad introduces itself;
     /// protocol 2 adds its sensor's rate (finite, > 0) when it knows it.
@@ -107,6 +114,13 @@ public enum DrumMessage: Equatable, Sendable {
             }
             guard rest.isEmpty else { throw bad("s drum [f velocity] [h pad_time_us] [i seq] [f strength]") }
             self = .hit(hit)
+        case "/drum/felt":
+            let expected = "s drum, f velocity, h pad_time_us, i seq, f strength (a number ≥ 0)"
+            guard a.count == 5, case .string(let drum) = a[0], !drum.isEmpty, case .float32(let velocity) = a[1],
+                  !velocity.isNaN, case .int64(let time) = a[2], case .int32(let seq) = a[3],
+                  case .float32(let strength) = a[4], DrumHit.isValidStrength(strength) else { throw bad(expected) }
+            self = .hit(DrumHit(drum: drum, velocity: DrumHit.velocity(fromFloat: velocity), padTimeMicros: time,
+                                sequence: seq, strength: strength, felt: true))
         case "/drum/hello":
             guard a.count == 3 || a.count == 4, case .int32(let version) = a[0], case .string(let name) = a[1],
                   case .string(let drum) = a[2] else { throw bad("i version, s pad_name, s drum [f rate_hz]") }
@@ -153,6 +167,9 @@ public enum DrumMessage: Equatable, Sendable {
     /// The OSC message for this drum message.
     public var oscMessage: OSCMessage {
         switch self {
+        case .hit(let hit) where hit.felt:
+            return OSCMessage("/drum/felt", [.string(hit.drum), .float32(hit.velocity), .int64(hit.padTimeMicros ?? 0),
+                                             .int32(hit.sequence ?? 0), .float32(hit.strength ?? 0)])
         case .hit(let hit):
             var arguments: [OSCArgument] = [.string(hit.drum), .float32(hit.velocity)]
             if let time = hit.padTimeMicros {

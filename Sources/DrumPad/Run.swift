@@ -215,6 +215,16 @@ struct Run: ParsableCommand {
         func measure(_ time: Double) {
             if let rate = rateMeter.add(time: time) { link.setRate(Float(rate)) }
         }
+        var feltCount = 0
+        /// Sends a push the detector felt through the stand and turned away (`takeFelt`), for a
+        /// brain of protocol 2 to learn the stand from; never played.
+        func sendFelt(sampleTime: Double, micros: Int64) {
+            guard let push = detector.takeFelt() else { return }
+            feltCount += 1
+            let onsetMicros = micros - Int64(((sampleTime - push.time) * 1e6).rounded())
+            link.send(DrumHit(drum: drum, velocity: Float(push.velocity), padTimeMicros: onsetMicros,
+                              strength: Float(options.detector.deviation(ofStrength: push.strength)), felt: true))
+        }
         func send(_ hit: Hit, sampleTime: Double, micros: Int64) {
             hitCount += 1
             let onsetMicros = micros - Int64(((sampleTime - hit.time) * 1e6).rounded())
@@ -234,7 +244,11 @@ struct Run: ParsableCommand {
             // tools/bench/jitter).
             try source.run(originMicros: replayOrigin) { z, time, padTimeMicros in
                 measure(time)
-                if let hit = detector.process(z: z, time: time) { send(hit, sampleTime: time, micros: padTimeMicros) }
+                if let hit = detector.process(z: z, time: time) {
+                    send(hit, sampleTime: time, micros: padTimeMicros)
+                } else {
+                    sendFelt(sampleTime: time, micros: padTimeMicros)
+                }
             } gap: {
                 detector.markGap()
             }
@@ -256,6 +270,8 @@ struct Run: ParsableCommand {
                         measure(time)
                         if let hit = detector.process(z: sample.value(axis), time: time) {
                             send(hit, sampleTime: time, micros: sample.monotonicMicros)
+                        } else {
+                            sendFelt(sampleTime: time, micros: sample.monotonicMicros)
                         }
                     }
                 }
@@ -277,6 +293,7 @@ struct Run: ParsableCommand {
         let stats = box.value
         printError("drumpad: \(sourceText); \(options.text): \(hitCount) hits, "
                    + "\(stats.sentHits) sent, \(stats.droppedHits) dropped while disconnected"
+                   + (feltCount > 0 ? "; \(feltCount) pushes felt through the stand (\(stats.sentFelt) sent for the brain to learn from, none played)" : "")
                    + (stats.roundTripMicros.map { "; round trip \($0) µs" } ?? "")
                    + (local ? "; \(localHits) played locally" : ""))
     }

@@ -101,6 +101,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// instrument on the stand, not a stick's shock (the bump test in the type's notes).
         /// 0: off.
         public var sharpness = 0.5
+        /// Slower than 500 Hz, a candidate whose swing in a stick's strike's way (`strikeSign`)
+        /// is less than this share of its swing the other way is a push from another instrument
+        /// on the stand, not a strike (the rebound test in the type's notes). 0: off.
+        public var rebound = 0.6
         /// Within the mask, a sample whose |h| passes this many times the last hit's peak is a
         /// new strike, not the ringing (`breakFactor` in the type's notes); 0: the mask is absolute.
         public var breakFactor = 4.0
@@ -121,7 +125,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private enum State: Sendable {
         case priming
         case idle
-        case scanning(index: Int, time: Double, peak: Double, threshold: Double, until: Double, base: Double, deviation: Double, maskFrom: Double,
+        case scanning(index: Int, time: Double, peak: Double, threshold: Double, until: Double, base: Double, swing: Swing, around: Swing, maskFrom: Double,
                       unexplained: Double, step: Double, first: Double)
         case masked(until: Double)
     }
@@ -145,6 +149,15 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     // The last few samples' |h| that the ringing does not explain (|h + ringingCarry × h of the
     // sample before|), newest first.
     private var recentUnexplained: (Double, Double, Double) = (0, 0, 0)
+    // z's slow level (time constant `levelSeconds`): where gravity reads, for `strikeSign`.
+    private var level = 0.0
+    // Loud hits whose z rose more than it fell, less those that fell more, held within
+    // ±strikeVotesHeld: `strikeSign`.
+    private var strikeVotes = 0
+    // The last push the rebound test turned away, until `takeFelt`.
+    private var felt: Hit?
+    // Whether the last peak was a felt push's: the stand rings on for longer (`feltRearmDecayMs`).
+    private var lastWasFelt = false
 
     /// A detector with `configuration`.
     public init(_ configuration: Configuration = Configuration()) {
@@ -165,7 +178,22 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// The noise floor now, in g of |h| (for calibration and tests).
     public var currentNoiseFloor: Double { noiseFloor }
 
+    public mutating func takeFelt() -> Hit? {
+        defer { felt = nil }
+        return felt
+    }
+
+    /// The way z swings as a stick's strike is seen at slow rates, +1 or −1 (the rebound test in
+    /// the type's notes): what this pad's own loud hits showed, by a majority of the last ones;
+    /// until they show it, the side gravity reads on z (a pad face up reads +1 g), or +1 where
+    /// the sensor removed gravity.
+    public var strikeSign: Double {
+        if abs(strikeVotes) >= Self.strikeVotesNeeded { return strikeVotes > 0 ? 1 : -1 }
+        return level <= -Self.gravityPresentG ? -1 : 1
+    }
+
     public mutating func process(z: Double, time: Double) -> Hit? {
+        felt = nil
         let index = sampleCount
         sampleCount += 1
         if time < lastPeakTime {  // times went back without a gap: as after one
@@ -173,6 +201,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             lastPeak = 0
         }
         if case .priming = state {
+            if sampleCount == 1 { level = z }
             shock.prime(z)
             recentZ = (z, z, z, z)
             previousTime = time
@@ -182,6 +211,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let c = configuration
         let dt = max(time - previousTime, 1e-6)
         previousTime = time
+        level += min(dt / Self.levelSeconds, 1) * (z - level)
         let previousH = shock.h  // the sample before's, signed
         let (departure, a) = shock.filter(z, dt: dt)
         let unexplained = abs(shock.h + Self.ringingCarry * previousH)
@@ -213,19 +243,20 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             return idle(a: a, departure: departure, unexplained: unexplained, z: z, threshold: threshold, index: index, time: time, dt: dt)
         case .idle:
             return idle(a: a, departure: departure, unexplained: unexplained, z: z, threshold: threshold, index: index, time: time, dt: dt)
-        case .scanning(let start, let startTime, let peak, let startThreshold, let until, let base, let deviation, let maskFrom,
+        case .scanning(let start, let startTime, let peak, let startThreshold, let until, let base, let swing, let around, let maskFrom,
                        let unexplainedSoFar, let stepSoFar, let first):
             let highest = max(peak, departure)
-            let deepest = max(deviation, abs(z - base))
+            let widest = swing.including(z - base)
+            let aroundWidest = around.including(z - level)
             let unexplainedPeak = max(unexplainedSoFar, unexplained)
             let steepest = max(stepSoFar, abs(z - recentZ.0))
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
-                                  base: base, deviation: deepest, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest,
+                                  base: base, swing: widest, around: aroundWidest, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest,
                                   first: first)
                 return nil
             }
-            return fire(index: start, time: startTime, peak: highest, deviation: deepest, threshold: startThreshold, now: time,
+            return fire(index: start, time: startTime, peak: highest, swing: widest, around: aroundWidest, threshold: startThreshold, now: time,
                         dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest, first: first)
         }
     }
@@ -254,8 +285,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // The level before the strike (the sample before its onset), and how far z went from it
         // from the onset on: the strike's strength.
         let base = recentLevel(earlier)
-        var deviation = abs(z - base)
-        for back in 0..<earlier { deviation = max(deviation, abs(recentLevel(back) - base)) }
+        var swing = Swing().including(z - base)
+        for back in 0..<earlier { swing = swing.including(recentLevel(back) - base) }
+        // How far z went each way from its slow level, over the four samples before this one too:
+        // a push that began before the onset is seen whole.
+        var around = Swing().including(z - level)
+        for back in 0...3 { around = around.including(recentLevel(back) - level) }
         // The steepest step from one sample to the next since the onset.
         var step = abs(z - recentLevel(0))
         for back in 0..<earlier { step = max(step, abs(recentLevel(back) - recentLevel(back + 1))) }
@@ -275,11 +310,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             until = time + c.scanMs / 1000
         }
         guard time < until else {
-            return fire(index: onsetIndex, time: onsetTime, peak: peak, deviation: deviation, threshold: threshold, now: time,
+            return fire(index: onsetIndex, time: onsetTime, peak: peak, swing: swing, around: around, threshold: threshold, now: time,
                         dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step, first: first)
         }
         state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until,
-                          base: base, deviation: deviation, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step,
+                          base: base, swing: swing, around: around, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step,
                           first: first)
         return nil
     }
@@ -372,6 +407,21 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// Fitted by least squares on the corpus's grooves, rolls and sparse logs (seeds 1–3): at 100,
     /// 200 and 250 Hz the fits were 0.73 − 1.72 r, 0.56 − 1.97 r and 0.68 − 1.94 r.
     static let subSampleOffset = (at: 0.65, slope: -1.9)
+    /// The rebound test's ceiling: a candidate that swung against a strike's way by this much
+    /// or more is no push from another instrument (those reach about 1 g, and a slow sensor reads
+    /// them nearly whole), and its loud hit votes for `strikeSign`.
+    static let pushMaximumG = 1.2
+    /// `strikeSign`: how many more loud hits one way than the other it takes to overrule
+    /// gravity's side, and how many it holds (so a new mounting is learned within as many).
+    static let strikeVotesNeeded = 6
+    static let strikeVotesHeld = 16
+    /// `strikeSign`: |level| that says gravity is in z (a sensor that removes it reads about 0).
+    static let gravityPresentG = 0.5
+    /// The re-arm's decay after a push turned away as felt, ms: a stand shaken by another
+    /// instrument rings longer than a pad's own mount.
+    static let feltRearmDecayMs = 100.0
+    /// The time constant of z's slow level.
+    static let levelSeconds = 1.0
     /// The longest sample period at which `Configuration.fastRateFullScale` applies (500 Hz).
     static let fastRatePeriod = 0.002
     /// How far back the onset's chain looks (`onset`).
@@ -381,10 +431,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
 
     /// The last peak, decayed to `time`.
     private func rearmLevel(at time: Double) -> Double {
-        lastPeak * exp(-(time - lastPeakTime) * 1000 / configuration.rearmDecayMs)
+        lastPeak * exp(-(time - lastPeakTime) * 1000 / (lastWasFelt ? Self.feltRearmDecayMs : configuration.rearmDecayMs))
     }
 
-    private mutating func fire(index: Int, time: Double, peak: Double, deviation: Double, threshold: Double,
+    private mutating func fire(index: Int, time: Double, peak: Double, swing: Swing, around: Swing, threshold: Double,
                                now: Double, dt: Double, maskFrom: Double, unexplained: Double, step: Double,
                                first: Double) -> Hit? {
         let c = configuration
@@ -395,7 +445,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let fromRest = time - lastPeakTime > 0.070
         // The bump test (fast rates only): a push that rose over many samples, not a shock. Its
         // tail is held off as a hit's would be, but nothing is masked.
-        if c.sharpness > 0, dt <= Self.fastRatePeriod, step - 3 * noiseFloor < c.sharpness * deviation {
+        if c.sharpness > 0, dt <= Self.fastRatePeriod, step - 3 * noiseFloor < c.sharpness * swing.deviation {
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
             state = .masked(until: maskFrom + c.maskMs / 1000)
@@ -408,17 +458,38 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             state = .idle
             return nil
         }
-        lastPeak = peak
-        lastPeakTime = now
-        state = .masked(until: maskFrom + c.maskMs / 1000)
+        let deviation = swing.deviation
         var curve = c.velocity
         if let fullScale = c.fastRateFullScale, dt <= Self.fastRatePeriod { curve.fullScale = fullScale }
         var struck = time
         if c.subSample, fromRest, dt > Self.fastRatePeriod, deviation > 0 {
             struck += dt * max(-0.5, min(0.5, Self.subSampleOffset.at + Self.subSampleOffset.slope * first / deviation))
         }
-        return Hit(index: index, time: struck, strength: deviation,
-                   velocity: curve.velocity(amplitude: deviation, thresholdAmplitude: threshold))
+        let hit = Hit(index: index, time: struck, strength: deviation,
+                      velocity: curve.velocity(amplitude: deviation, thresholdAmplitude: threshold))
+        // The rebound test (slow rates, from rest): a push that swung the pad the way a stick
+        // does, with little of the spring back a stick's strike is seen as at these rates. Not a
+        // hit, but kept for `takeFelt`; masked as the bump test's pushes are, for the stand's
+        // ringing after it.
+        let along = strikeSign > 0 ? around.rise : around.fall
+        let against = strikeSign > 0 ? around.fall : around.rise
+        if c.rebound > 0, fromRest, dt > Self.fastRatePeriod, !Self.isSlowRate(dt: dt), against < Self.pushMaximumG,
+           along < c.rebound * against {
+            felt = hit
+            lastPeak = max(peak, rearmLevel(at: now))
+            lastPeakTime = now
+            lastWasFelt = true
+            state = .masked(until: maskFrom + c.maskMs / 1000)
+            return nil
+        }
+        if deviation >= Self.pushMaximumG {
+            strikeVotes = max(-Self.strikeVotesHeld, min(Self.strikeVotesHeld, strikeVotes + (swing.rise > swing.fall ? 1 : -1)))
+        }
+        lastPeak = peak
+        lastPeakTime = now
+        lastWasFelt = false
+        state = .masked(until: maskFrom + c.maskMs / 1000)
+        return hit
     }
 }
 
@@ -488,3 +559,21 @@ struct HighPass: Sendable {
         return h
     }
 }
+
+/// How far z went each way from its level before a strike's onset, in g: `rise` above it, `fall`
+/// below it. A strike's strength is the larger.
+///
+/// Thread safety: a value type. Real-time safety: arithmetic only.
+struct Swing: Sendable {
+    var rise = 0.0
+    var fall = 0.0
+
+    /// The farther of the two.
+    var deviation: Double { max(rise, fall) }
+
+    /// This swing, widened by a sample `departure` g from the level (signed).
+    func including(_ departure: Double) -> Swing {
+        Swing(rise: max(rise, departure), fall: max(fall, -departure))
+    }
+}
+

@@ -16,6 +16,16 @@ public protocol HitDetector {
 
     /// How many samples the detector has been given.
     var sampleCount: Int { get }
+
+    /// The push felt through the stand that the last `process` call turned away as no strike,
+    /// if any, dated and measured as a hit would be; then nil until the next. The brain learns
+    /// its stands from these too, and never plays them (`/drum/felt`).
+    mutating func takeFelt() -> Hit?
+}
+
+extension HitDetector {
+    /// Detectors that turn nothing away as felt: nil.
+    public mutating func takeFelt() -> Hit? { nil }
 }
 
 extension HitDetector {
@@ -40,6 +50,16 @@ extension HitDetector {
         z: UnsafeBufferPointer<Double>, time: UnsafeBufferPointer<Double>,
         gapsBefore: UnsafeBufferPointer<Int>, _ found: (Hit, Int) -> Void
     ) {
+        detect(z: z, time: time, gapsBefore: gapsBefore, found, felt: { _, _ in })
+    }
+
+    /// As `detect(z:time:gapsBefore:_:)`, and hands each push turned away as felt
+    /// (`takeFelt`) to `felt` with the index of the sample it was turned away on.
+    @inlinable
+    public mutating func detect(
+        z: UnsafeBufferPointer<Double>, time: UnsafeBufferPointer<Double>,
+        gapsBefore: UnsafeBufferPointer<Int>, _ found: (Hit, Int) -> Void, felt: (Hit, Int) -> Void
+    ) {
         precondition(z.count == time.count, "z and time buffers differ in length")
         var start = 0
         var nextGap = 0
@@ -48,7 +68,11 @@ extension HitDetector {
             precondition(end >= start && end <= z.count, "gap indices must ascend within the buffer")
             var i = start
             while i < end {
-                if let hit = process(z: z[i], time: time[i]) { found(hit, i) }
+                if let hit = process(z: z[i], time: time[i]) {
+                    found(hit, i)
+                } else if let push = takeFelt() {
+                    felt(push, i)
+                }
                 i &+= 1
             }
             if nextGap < gapsBefore.count {

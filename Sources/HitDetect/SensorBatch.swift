@@ -89,6 +89,23 @@ extension HitDetector {
         }
     }
 
+    /// As `detect(_:into:firedAt:)`, and appends the pushes turned away as felt (`takeFelt`),
+    /// each with the index of the sample it was turned away on.
+    @inlinable
+    public mutating func detect(_ batch: SensorBatch, into hits: inout [Hit], firedAt: inout [Int],
+                                felt: inout [(hit: Hit, at: Int)]) {
+        batch.z.withUnsafeBufferPointer { zs in
+            batch.time.withUnsafeBufferPointer { ts in
+                batch.gapsBefore.withUnsafeBufferPointer { gaps in
+                    detect(z: zs, time: ts, gapsBefore: gaps, { hit, i in
+                        hits.append(hit)
+                        firedAt.append(i)
+                    }, felt: { push, i in felt.append((push, i)) })
+                }
+            }
+        }
+    }
+
     /// Runs the detector over a batch, honouring its gaps, and hands each hit to `found` with
     /// the index into the batch of the sample it fired on.
     @inlinable

@@ -54,6 +54,24 @@ struct HitRouterTests {
         #expect(calls[1].atMicros.map { $0 + calls[1].delayMicros } == 2_028_000)  // strike + buffer
     }
 
+    /// A push a pad felt through its stand (`/drum/felt`) is never played: not with the learned
+    /// stands, not with crosstalk groups, not with neither.
+    @Test func aFeltPushIsNeverPlayed() {
+        for mode in ["stands", "groups", "none"] {
+            let player = RecordingPlayer()
+            let router = HitRouter(player: player, drums: DrumMap(kit: Self.kit, generation: 1),
+                                   crosstalk: mode == "groups" ? CrosstalkGroups([["snare", "racktom"]], .init(hold: 0)) : nil,
+                                   stands: mode == "stands" ? StandCrosstalk() : nil, jitterMicros: 0)
+            let push = ReceivedHit(hit: DrumHit(drum: "snare", velocity: 0.3, padTimeMicros: 1, sequence: 0, strength: 0.4, felt: true),
+                                   connectionID: 1, padName: "p", receivedMicros: 1_000, latencyMicros: 500)
+            #expect(router.route(push).disposition == .felt, "\(mode)")
+            var hit = push
+            hit.hit.felt = false
+            #expect(router.route(hit).disposition != .felt, "\(mode)")
+            #expect(player.calls.withLock { $0.count } == 1, "\(mode)")
+        }
+    }
+
     @Test func aFullAudioQueueIsKnownOnArrival() {
         let router = HitRouter(player: RecordingPlayer(full: true), drums: DrumMap(kit: Self.kit, generation: 1),
                                crosstalk: nil, jitterMicros: 0)

@@ -56,10 +56,13 @@ struct KitReplayCommandTests {
 
     /// The same logs with a crosstalk group of drums the kit lacks (so nothing is cancelled):
     /// the ride then plays every hit its detector fired, which shows what the learning removes.
+    /// (Its detector feels some of the crosstalk as pushes through the stand, not strikes, and
+    /// those never play: 33 hits and 15 pushes on this log.)
     @Test func withoutTheLearnedStandsTheIdlePadPlaysItsNeighboursCrosstalk() {
         let run = replay(["--crosstalk-group", "gong,cowbell"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Self.hits(run.dir, "ride").times.count >= 40)
+        #expect(Self.hits(run.dir, "ride").times.count >= 30)
+        #expect(run.stderr.contains("pushes felt through the stand"), "\(run.stderr)")
     }
 
     /// `drumbrain replay stand/*.csv` on a folder that also holds each pad's labels: the labels

@@ -26,6 +26,32 @@ struct StandModelTests {
         }
     }
 
+    /// A pad's detector sends crosstalk it felt as a push through the stand (`/drum/felt`), not
+    /// as a hit: the stand learns from it just as from a hit, and it never plays, explained or
+    /// not.
+    @Test func aFeltPushTeachesAsAHitWouldAndNeverPlays() {
+        let asHits = StandCrosstalk(), asFelt = StandCrosstalk()
+        var id: UInt32 = 0
+        for k in 0..<30 {
+            let t = Double(k) * 250
+            id += 1
+            _ = Self.decide(asHits, "a", t, 3, id: id)
+            _ = Self.decide(asFelt, "a", t, 3, id: id)
+            id += 1
+            _ = Self.decide(asHits, "b", t + 1, 0.2, id: id)
+            let felt = asFelt.decide(padKey: "b", rateHz: 250, strikeMicros: Int64((t + 1) * 1000),
+                                     arrivalMicros: Int64((t + 1) * 1000), strength: 0.2, id: id, felt: true)
+            #expect(felt == .crosstalk || felt == .felt(takeBack: []), "\(felt)")
+        }
+        #expect(asFelt.model.couplings.map(\.coupling) == asHits.model.couplings.map(\.coupling))
+        #expect(asFelt.model.couplings.count == 1)
+        // One that nothing explains (no strike on a) is not played either.
+        id += 1
+        let alone = asFelt.decide(padKey: "b", rateHz: 250, strikeMicros: 20_000_000, arrivalMicros: 20_000_000,
+                                  strength: 0.5, id: id, felt: true)
+        #expect(alone == .felt(takeBack: []))
+    }
+
     /// A stand of two pads: every strike on `a` reaches `b` at 8 % of its strength, 1 ms later.
     /// `b` is never struck: from the first strike on, none of its hits plays, and the coupling
     /// it learned is about 8 %.

@@ -26,6 +26,41 @@ struct ProtocolVersionTests {
         #expect(midiBody.withUnsafeBytes { DrumHit.fastDecode($0, drum: &last) }.map { DrumMessage.hit($0) } == general)
     }
 
+    /// `/drum/felt`: a push the pad felt through its stand, with all five of a protocol 2 hit's
+    /// arguments; anything less is refused as malformed.
+    @Test func aFeltPushRoundTripsAndAnIncompleteOneIsRefused() throws {
+        let push = DrumHit(drum: "snare", velocity: 0.25, padTimeMicros: 99, sequence: 3, strength: 0.5, felt: true)
+        let packet = DrumMessage.hit(push).packet
+        #expect(try OSCDecoding.message(packet.dropFirst(4)).address == "/drum/felt")
+        #expect(try DrumMessage(OSCDecoding.message(packet.dropFirst(4))) == .hit(push))
+        var last = ""
+        #expect(Array(packet.dropFirst(4)).withUnsafeBytes { DrumHit.fastDecode($0, drum: &last) } == nil)  // not a hit
+        let bad: [[OSCArgument]] = [
+            [.string("snare"), .float32(0.25), .int64(99), .int32(3)],
+            [.string("snare"), .float32(0.25), .int64(99), .int32(3), .float32(-1)],
+            [.string("snare"), .float32(.nan), .int64(99), .int32(3), .float32(0.5)],
+            [.string(""), .float32(0.25), .int64(99), .int32(3), .float32(0.5)],
+            [.string("snare"), .int32(20), .int64(99), .int32(3), .float32(0.5)],
+        ]
+        for arguments in bad {
+            let body = OSCEncoding.packet(OSCMessage("/drum/felt", arguments)).dropFirst(4)
+            #expect(throws: DrumNetError.self, "\(arguments)") { try DrumMessage(OSCDecoding.message(body)) }
+        }
+    }
+
+    /// The brain counts felt pushes apart from hits: no hit's sequence gap, no hit's latency.
+    @Test func theBrainCountsFeltPushesApartFromHits() {
+        var c = BrainConnection(connectionID: 1, address: "a", brainName: "b", kitName: "k", nowMicros: 0)
+        _ = c.receive(DrumMessage.hello(version: 2, padName: "p", drum: "snare").packet, nowMicros: 1)
+        for n in 0..<3 {
+            let hit = DrumHit(drum: "snare", velocity: 1, padTimeMicros: 10, sequence: Int32(n), strength: 2)
+            let push = DrumHit(drum: "snare", velocity: 0.1, padTimeMicros: 12, sequence: Int32(n), strength: 0.3, felt: true)
+            #expect(c.receive(DrumMessage.hit(hit).packet + DrumMessage.hit(push).packet, nowMicros: 2)
+                    == [.deliver(hit, latencyMicros: nil), .deliver(push, latencyMicros: nil)])
+        }
+        #expect(c.statistics.hits == 3 && c.statistics.felt == 3 && c.statistics.sequenceGaps == 0)
+    }
+
     @Test func aStrengthThatIsNoNumberOrNegativeIsRefused() {
         for strength: Float in [.nan, -1, .infinity, -.infinity] { refused(strength) }
     }
@@ -137,11 +172,18 @@ struct ProtocolVersionTests {
         #expect(await eventually(within: 60) { welcomed.withLock { $0 } })
         link.setRate(250)
         if version >= 2 { #expect(await eventually(within: 60) { brain.hellos.count >= 2 }) }
+        // A push felt through the stand goes to a brain of protocol 2 only, then a hit.
+        link.send(DrumHit(drum: "snare", velocity: 0.2, padTimeMicros: 8, strength: 0.4, felt: true))
         link.send(DrumHit(drum: "snare", velocity: 0.5, padTimeMicros: 10, strength: 2.5))
-        #expect(await eventually(within: 60) { !brain.hits.isEmpty }, "\(brain.messages.withLock { $0 })")
+        #expect(await eventually(within: 60) { brain.hits.contains { !$0.felt } }, "\(brain.messages.withLock { $0 })")
+        let felt = await link.statistics().sentFelt
         await link.stop()
-        let hit = brain.hits.first
+        let hit = brain.hits.last
         #expect(hit?.strength == (version >= 2 ? 2.5 : nil))
+        #expect(hit?.sequence == 0)  // the felt push did not take a hit's number
+        #expect(brain.hits.filter(\.felt) == (version >= 2 ? [DrumHit(drum: "snare", velocity: 0.2, padTimeMicros: 8, sequence: 0,
+                                                                     strength: 0.4, felt: true)] : []))
+        #expect(felt == (version >= 2 ? 1 : 0))
         #expect(brain.hellos.first == .hello(version: DrumMessage.protocolVersion, padName: "p", drum: "snare"))
         #expect(brain.hellos.count == (version >= 2 ? 2 : 1))
         if version >= 2 {

@@ -197,12 +197,12 @@ public struct BrainConnection: Sendable {
         }
         switch message {
         case .hit(let hit):
-            statistics.hits += 1
+            if hit.felt { statistics.felt += 1 } else { statistics.hits += 1 }
             guard takeHitToken(nowMicros: nowMicros) else {
-                statistics.droppedHits += 1
+                if !hit.felt { statistics.droppedHits += 1 }
                 return
             }
-            if let sequence = hit.sequence {
+            if !hit.felt, let sequence = hit.sequence {  // a felt push has its own numbers
                 if let last = lastSequence, sequence > last &+ 1 {
                     statistics.sequenceGaps += Int(sequence) - Int(last) - 1
                 }
@@ -212,7 +212,7 @@ public struct BrainConnection: Sendable {
             if let padTime = hit.padTimeMicros, let offset = statistics.clockOffsetMicros {
                 latency = plausibleLatency(nowMicros: nowMicros, padMicros: padTime, offsetMicros: offset)
                 if let latency {
-                    statistics.latencyMicros.add(latency)
+                    if !hit.felt { statistics.latencyMicros.add(latency) }
                 } else {
                     statistics.refusedTimes += 1
                     actions.append(.notice("hit time refused: pad time \(padTime) µs with clock offset \(offset) µs "

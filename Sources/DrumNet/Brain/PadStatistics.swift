@@ -12,6 +12,8 @@ public struct PadStatistics: Sendable, Equatable {
     public var rateHz: Float?
     /// Hits received.
     public var hits = 0
+    /// Pushes the pad felt through its stand and sent to learn from (`/drum/felt`; never played).
+    public var felt = 0
     /// Hits dropped because the connection sent more than its limit per second (and not played).
     public var droppedHits = 0
     /// Hits missing according to the sequence numbers (a jump from 4 to 7 counts 2).

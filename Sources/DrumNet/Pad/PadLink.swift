@@ -100,13 +100,16 @@ public final class PadLink: Sendable {
         public var clockOffsetMicros: Int64?
         /// The fastest recent round trip, µs.
         public var roundTripMicros: Int64?
+        /// Pushes felt through the stand sent for the brain to learn from (`/drum/felt`).
+        public var sentFelt = 0
 
         /// Zero counters.
         public init() {}
 
         init(sentHits: Int, droppedHits: Int, reconnects: Int, clockOffsetMicros: Int64?,
-             roundTripMicros: Int64?) {
+             roundTripMicros: Int64?, sentFelt: Int) {
             self.sentHits = sentHits
+            self.sentFelt = sentFelt
             self.droppedHits = droppedHits
             self.reconnects = reconnects
             self.clockOffsetMicros = clockOffsetMicros
@@ -204,11 +207,14 @@ final class PadLinkCore: @unchecked Sendable {
     var buffer = [UInt8](repeating: 0, count: 4096)
     var sequence: Int32 = 0
     var sentHits = 0
+    var sentFelt = 0
     /// The sensor's rate once known (`PadLink.setRate`), told to brains of protocol 2.
     var rateHz: Float?
     /// The protocol version the brain of this connection welcomed with (0 until it does):
     /// protocol 2's arguments go only to a brain of 2 or later.
     var brainVersion: Int32 = 0
+    /// `/drum/felt`'s own counter: a brain that does not know the message sees no gap in its hits'.
+    var feltSequence: Int32 = 0
 
     /// Bytes the brain may leave unread before the link gives up on the connection.
     static let outboxLimit = 64 * 1024
@@ -233,7 +239,7 @@ final class PadLinkCore: @unchecked Sendable {
     var statistics: PadLink.Statistics {
         PadLink.Statistics(sentHits: sentHits, droppedHits: machine.droppedHits,
                            reconnects: machine.reconnects, clockOffsetMicros: clock.offsetMicros,
-                           roundTripMicros: clock.roundTripMicros)
+                           roundTripMicros: clock.roundTripMicros, sentFelt: sentFelt)
     }
 
     func perform(_ actions: [PadLinkStateMachine.Action]) {
@@ -448,6 +454,16 @@ final class PadLinkCore: @unchecked Sendable {
     }
 
     func send(_ hit: DrumHit) {
+        if hit.felt {
+            // Only a brain of protocol 2 knows the message; a push missed costs nothing played.
+            guard machine.state == .connected, brainVersion >= 2, hit.padTimeMicros != nil, hit.strength != nil else { return }
+            var numbered = hit
+            numbered.sequence = feltSequence
+            feltSequence &+= 1
+            write(.hit(numbered))
+            sentFelt += 1
+            return
+        }
         guard machine.hitProduced() else { return }
         var numbered = hit
         numbered.sequence = sequence

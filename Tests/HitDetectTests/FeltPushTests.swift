@@ -1,0 +1,157 @@
+import Foundation
+import HitDetect
+import Testing
+
+/// The adaptive detector's rebound test at 200–250 Hz (issue 26): a cymbal on the pad's stand
+/// pushes the pad through the stand, up to about 1 g, and that push must not fire; ghost notes
+/// from 1.2 g must. Through a sensor's own low-pass a stick's 2 ms shock comes out a fraction of
+/// itself and the pad's mount swinging back is most of what the sensor sees; a push of 4–10 ms
+/// comes out nearly whole, with little swing back.
+struct FeltPushTests {
+    enum Event {
+        /// A stick's strike of `amplitude` g: a 2 ms shock into the pad, then its mount
+        /// (40 Hz) swinging back with 0.6 of it.
+        case strike(time: Double, amplitude: Double)
+        /// A push through the stand of `peak` g over `width` s (a Hann pulse), then the stand
+        /// ringing at 90 Hz with 0.35 of it.
+        case push(time: Double, peak: Double, width: Double)
+    }
+
+    /// z at `rate` Hz: `gravity` g (0: a sensor that removed it), the events (their direction
+    /// into the pad along −`up`), through a second-order low-pass at 0.4 × `rate` run at
+    /// 8 kHz, sampled at `rate`, with 4 mg of noise.
+    static func signal(rate: Double, seconds: Double, gravity: Double, up: Double, events: [Event]) -> (z: [Double], t: [Double]) {
+        let fine = 8000.0
+        // Butterworth low-pass by the bilinear transform.
+        let cutoff = 0.4 * rate
+        let k = tan(Double.pi * cutoff / fine), norm = 1 / (1 + 2.0.squareRoot() * k + k * k)
+        let b0 = k * k * norm, b1 = 2 * b0, b2 = b0
+        let a1 = 2 * (k * k - 1) * norm, a2 = (1 - 2.0.squareRoot() * k + k * k) * norm
+        var x1 = gravity, x2 = gravity, y1 = gravity, y2 = gravity
+        var random = AdaptiveDetectorTests.Noise(state: 0x2545_F491_4F6C_DD1D)
+        var z: [Double] = [], t: [Double] = []
+        let step = Int((fine / rate).rounded())
+        for i in 0..<Int(seconds * fine) {
+            let time = Double(i) / fine
+            var motion = 0.0
+            for event in events {
+                switch event {
+                case .strike(let onset, let amplitude) where time >= onset && time < onset + 0.15:
+                    let age = time - onset
+                    if age < 0.002 { motion -= amplitude * sin(.pi * age / 0.002) }
+                    let swing = age - 0.002
+                    if swing >= 0 { motion += 0.6 * amplitude * sin(2 * .pi * 40 * swing) * exp(-swing / 0.02) }
+                case .push(let onset, let peak, let width) where time >= onset && time < onset + 0.3:
+                    let age = time - onset
+                    if age < width { motion -= peak * 0.5 * (1 - cos(2 * .pi * age / width)) }
+                    let ring = age - width
+                    if ring >= 0 { motion += 0.35 * peak * sin(2 * .pi * 90 * ring) * exp(-ring / 0.04) }
+                default:
+                    break
+                }
+            }
+            let x = gravity + up * motion
+            let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+            (x2, x1, y2, y1) = (x1, x, y1, y)
+            if i % step == 0 {
+                z.append(y + 0.004 * random.next())
+                t.append(time)
+            }
+        }
+        return (z, t)
+    }
+
+    /// Ghost notes of 1.2–2 g and pushes of 0.3–1 g of 4–10 ms, 0.25 s apart in turn, from 1 s.
+    static func ghostsAndPushes(from start: Double = 1.0, count: Int = 12) -> (events: [Event], ghosts: [Double], pushes: [Double]) {
+        var events: [Event] = [], ghosts: [Double] = [], pushes: [Double] = []
+        for k in 0..<count {
+            let time = start + Double(k) * 0.5
+            ghosts.append(time)
+            events.append(.strike(time: time, amplitude: 1.2 + 0.8 * Double(k % 4) / 3))
+            pushes.append(time + 0.25)
+            events.append(.push(time: time + 0.25, peak: 0.3 + 0.7 * Double(k % 6) / 5, width: 0.004 + 0.002 * Double(k % 4)))
+        }
+        return (events, ghosts, pushes)
+    }
+
+    /// Runs `detector` over `signal`: its hits and the pushes it felt.
+    static func run(_ detector: inout AdaptiveDetector, _ signal: (z: [Double], t: [Double])) -> (hits: [Hit], felt: [Hit]) {
+        var hits: [Hit] = [], felt: [Hit] = []
+        signal.z.withUnsafeBufferPointer { zs in
+            signal.t.withUnsafeBufferPointer { ts in
+                detector.detect(z: zs, time: ts, gapsBefore: UnsafeBufferPointer(start: nil, count: 0),
+                                { hit, _ in hits.append(hit) }, felt: { push, _ in felt.append(push) })
+            }
+        }
+        return (hits, felt)
+    }
+
+    static func near(_ times: [Double], _ time: Double, within: Double = 0.012) -> Bool {
+        times.contains { abs($0 - time) <= within }
+    }
+
+    /// Checks one run: every ghost note plays; of the pushes, at most `fired` play (at 250 Hz
+    /// a 4 ms push is one sample, and its ringing can pass for a strike's swing back: three of
+    /// the twelve here), and the rest are handed on as felt, dated at the push.
+    static func check(_ hits: [Hit], _ felt: [Hit], ghosts: [Double], pushes: [Double], fired: Int, _ what: String) {
+        let played = hits.filter { Self.near(ghosts, $0.time) }
+        #expect(played.count == ghosts.count, "\(what): ghosts played at \(played.map(\.time))")
+        #expect(hits.count - played.count <= fired, "\(what): pushes played at \(hits.map(\.time))")
+        #expect(felt.count + (hits.count - played.count) >= pushes.count - 1, "\(what): felt \(felt.map(\.time))")
+        for push in felt { #expect(Self.near(pushes, push.time), "\(what): felt at \(push.time)") }
+    }
+
+    @Test(arguments: [200.0, 250.0])
+    func aPushThroughTheStandIsFeltNotStruckWhereGhostNotesFire(rate: Double) {
+        let (events, ghosts, pushes) = Self.ghostsAndPushes()
+        let signal = Self.signal(rate: rate, seconds: 7.5, gravity: 1, up: 1, events: events)
+        var detector = AdaptiveDetector()
+        let (hits, felt) = Self.run(&detector, signal)
+        Self.check(hits, felt, ghosts: ghosts, pushes: pushes, fired: 3, "\(rate) Hz")
+        // Without the rebound test the pushes fire.
+        var off = AdaptiveDetector.Configuration()
+        off.rebound = 0
+        var untested = AdaptiveDetector(off)
+        let (all, none) = Self.run(&untested, signal)
+        #expect(all.count >= ghosts.count + pushes.count - 2, "\(rate) Hz, test off: \(all.count) hits")
+        #expect(none.isEmpty)
+    }
+
+    /// A pad mounted face down reads gravity as −1 g, and everything the other way: a strike's
+    /// swing back is then negative, and the test follows gravity's side.
+    @Test func aPadFaceDownTurnsThePushesAwayAsWell() {
+        let (events, ghosts, pushes) = Self.ghostsAndPushes()
+        let signal = Self.signal(rate: 250, seconds: 7.5, gravity: -1, up: -1, events: events)
+        var detector = AdaptiveDetector()
+        #expect(detector.strikeSign == 1)
+        let (hits, felt) = Self.run(&detector, signal)
+        #expect(detector.strikeSign == -1)
+        Self.check(hits, felt, ghosts: ghosts, pushes: pushes, fired: 3, "face down")
+    }
+
+    /// A sensor that removes gravity (a phone's linear acceleration, here at 250 Hz) gives no
+    /// side: the detector takes +1 until the pad's own loud strikes show the way they swing. A
+    /// face-down pad's first strikes (of 4 g, louder than any push) teach it within six.
+    @Test func withoutGravityTheLoudStrikesTeachTheWay() {
+        var events: [Event] = (0..<8).map { .strike(time: 0.5 + Double($0) * 0.25, amplitude: 4) }
+        let (rest, ghosts, pushes) = Self.ghostsAndPushes(from: 3.0)
+        events += rest
+        let signal = Self.signal(rate: 250, seconds: 9.5, gravity: 0, up: -1, events: events)
+        var detector = AdaptiveDetector()
+        #expect(detector.strikeSign == 1)
+        let (hits, felt) = Self.run(&detector, signal)
+        #expect(detector.strikeSign == -1)
+        #expect(hits.filter { $0.time < 2.9 }.count == 8, "loud strikes at \(hits.map(\.time))")
+        Self.check(hits.filter { $0.time > 2.9 }, felt, ghosts: ghosts, pushes: pushes, fired: 3, "no gravity")
+    }
+
+    /// At 100 Hz (a phone) and at 1.6 kHz the rebound test is off: a phone's 45 Hz low-pass
+    /// blurs the swing back into the shock, and at 1.6 kHz the bump test sees the push's shape.
+    @Test(arguments: [100.0, 1600.0])
+    func otherRatesFeelNothing(rate: Double) {
+        let (events, _, _) = Self.ghostsAndPushes()
+        let signal = Self.signal(rate: rate, seconds: 7.5, gravity: 1, up: 1, events: events)
+        var detector = AdaptiveDetector()
+        #expect(Self.run(&detector, signal).felt.isEmpty)
+    }
+}
