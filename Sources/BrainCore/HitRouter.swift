@@ -118,10 +118,12 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
         // arrival plus that (a pad whose clock runs ahead cannot park hits in the mixer).
         let padKey = received.padName ?? "connection-\(received.connectionID)"
         var buffer = jitterMicros
-        if let latency, strike != nil, !hit.felt {
-            // A MIDI source's notes are dated exactly: no detector's lateness to assume.
-            buffer = latency.note(padKey: padKey, rateHz: received.rateHz.map(Double.init), latenessMicros: received.latencyMicros,
-                                  arrivalMicros: received.receivedMicros, prior: received.connectionID != MIDIInput.connectionID)
+        if let latency, strike != nil {
+            // A MIDI source's notes are dated exactly: no detector's lateness to assume. A felt
+            // push is never played: it waits as a hit would, but its lateness is not the pads'.
+            buffer = hit.felt ? latency.latencyMicros
+                : latency.note(padKey: padKey, rateHz: received.rateHz.map(Double.init), latenessMicros: received.latencyMicros,
+                               arrivalMicros: received.receivedMicros, prior: received.connectionID != MIDIInput.connectionID)
         }
         let slot = buffer > 0 ? strike.map { min($0, received.receivedMicros).saturatingAdd(buffer) } : nil
         if hit.felt {

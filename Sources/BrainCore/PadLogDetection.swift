@@ -8,7 +8,7 @@ import HitDetect
 public enum PadLogDetection {
     /// What a log gave: its hits (and the pushes its detector felt, marked), its rate, and the drum its metadata names (`# drum:`).
     public struct Detected: Sendable {
-        /// The hits, in the order found.
+        /// The hits in the order found, then the pushes felt (marked `felt`) in theirs.
         public var hits: [KitReplay.PadHit]
         /// The rate: `# rate_hz:`, else the median sample interval's.
         public var rateHz: Double?

@@ -23,7 +23,7 @@ public final class StandCrosstalk: Sendable {
 
     private struct State {
         var model: StandModel
-        var waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double, untilMicros: Int64)] = []
+        var waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double, untilMicros: Int64, felt: Bool)] = []
         var cancelled = 0
         var takenBack = 0
     }
@@ -45,8 +45,9 @@ public final class StandCrosstalk: Sendable {
     /// hit that could be crosstalk waits for its cause until then at no cost, and beyond it at
     /// most the hold; the `holdMicros` returned is only what it adds past the slot.
     ///
-    /// A push the pad felt (`felt`) is judged and learned from as any hit, so the model sees
-    /// the stand as it would if the pad had sent it as one, and never plays.
+    /// A push the pad felt (`felt`) is judged, waits and is learned from as any hit, so the model
+    /// sees the stand as it would if the pad had sent it as one; it never plays, and is counted
+    /// neither as cancelled nor as taken back.
     public func decide(padKey: String, rateHz: Double?, strikeMicros: Int64, arrivalMicros: Int64,
                        strength: Double, id: UInt32, slotMicros: Int64? = nil, felt: Bool = false) -> Decision {
         var found: [(String, String, Double)] = []
@@ -65,18 +66,22 @@ public final class StandCrosstalk: Sendable {
                 }
             }
             if explained != nil {
+                if felt { return .felt(takeBack: []) }
                 s.cancelled += 1
                 return .crosstalk
             }
+            // Felt pushes taken back are only marked: none was queued to play.
+            let queued = takeBack.filter { id in !s.waiting.contains { $0.id == id && $0.felt } }
             s.waiting.removeAll { takeBack.contains($0.id) }
             s.model.markCrosstalk(takeBack)
-            s.takenBack += takeBack.count
-            if felt { return .felt(takeBack: takeBack) }
-            guard let hold = s.model.hold(for: pad, strength: strength) else { return .play(holdMicros: 0, takeBack: takeBack) }
+            s.takenBack += queued.count
+            guard let hold = s.model.hold(for: pad, strength: strength) else {
+                return felt ? .felt(takeBack: queued) : .play(holdMicros: 0, takeBack: queued)
+            }
             let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
             let until = max(arrivalMicros.saturatingAdd(hold), starts)
-            s.waiting.append((id, pad, strikeMicros, strength, until))
-            return .play(holdMicros: until.saturatingSubtract(starts), takeBack: takeBack)
+            s.waiting.append((id, pad, strikeMicros, strength, until, felt))
+            return felt ? .felt(takeBack: queued) : .play(holdMicros: until.saturatingSubtract(starts), takeBack: queued)
         }
         for (source, receiver, coupling) in found { onStandFound(source, receiver, coupling) }
         return decision

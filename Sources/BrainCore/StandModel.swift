@@ -334,6 +334,12 @@ public struct StandModel: Sendable {
         return found
     }
 
+    /// Whether the recent hit numbered `id` can still cause crosstalk (false once judged or
+    /// marked crosstalk, or forgotten).
+    public func recentIsSource(id: UInt32) -> Bool {
+        recent.contains { $0.id == id && $0.isSource }
+    }
+
     /// Marks the hits numbered `ids` as crosstalk after all (taken back while they waited): they
     /// neither cause crosstalk nor count as strikes.
     public mutating func markCrosstalk(_ ids: [UInt32]) {

@@ -85,6 +85,7 @@ extension Serve {
                        + (pad.felt > 0 ? ", \(pad.felt) pushes felt through the stand (learned from, not played)" : "")
                        + Self.clockText(pad)
                        + (pad.droppedHits > 0 ? ", \(pad.droppedHits) hits over the rate limit dropped" : "")
+                       + (pad.droppedFelt > 0 ? ", \(pad.droppedFelt) felt pushes over the rate limit dropped" : "")
                        + (pad.refusedTimes > 0 ? ", \(pad.refusedTimes) implausible times refused (those hits played untimed)" : "")
                        + (pad.errors > 0 ? ", refused (\(pad.errors) error\(pad.errors == 1 ? "" : "s"): bad data or no pairing)" : ""))
         }

@@ -113,9 +113,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// instrument on the stand, not a stick's shock (the bump test in the type's notes).
         /// 0: off.
         public var sharpness = 0.5
-        /// Slower than 500 Hz, a candidate whose swing in a stick's strike's way (`strikeSign`)
-        /// is less than this share of its swing the other way is a push from another instrument
-        /// on the stand, not a strike (the rebound test in the type's notes). 0: off.
+        /// Between about 170 and 500 Hz, a candidate from rest whose swing in a stick's strike's
+        /// way (`strikeSign`) is less than this share of its swing the other way is a push from
+        /// another instrument on the stand, not a strike (the rebound test in the type's notes).
+        /// 0: off.
         public var rebound = 0.6
         /// Within the mask, a sample whose |h| passes this many times the last hit's peak is a
         /// new strike, not the ringing (`breakFactor` in the type's notes); 0: the mask is absolute.
@@ -421,7 +422,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     static let subSampleOffset = (at: 0.65, slope: -1.9)
     /// The rebound test's ceiling: a candidate that swung against a strike's way by this much
     /// or more is no push from another instrument (those reach about 1 g, and a slow sensor reads
-    /// them nearly whole), and its loud hit votes for `strikeSign`.
+    /// them nearly whole); and a hit whose strength is this much or more votes for
+    /// `strikeSign` with the way it swung further.
     static let pushMaximumG = 1.2
     /// `strikeSign`: how many more loud hits one way than the other it takes to overrule
     /// gravity's side, and how many it holds (so a new mounting is learned within as many).

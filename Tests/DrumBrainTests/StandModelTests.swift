@@ -52,6 +52,25 @@ struct StandModelTests {
         #expect(alone == .felt(takeBack: []))
     }
 
+    /// A felt push arriving before the strike that caused it waits as a hit would: the strike
+    /// takes it back (so it is marked crosstalk and causes nothing), but hands the router no id
+    /// to take back and counts nothing, since it was never queued.
+    @Test func aFeltPushArrivingFirstWaitsAndIsMarkedNotTakenBack() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        Self.teach(stands, "a", "b", strikes: 30, strength: 3, answer: 0.24, id: &id)
+        let before = stands.counts
+        id += 1
+        let early = stands.decide(padKey: "b", rateHz: 250, strikeMicros: 10_001_000, arrivalMicros: 10_009_000,
+                                  strength: 0.24, id: id, felt: true)
+        #expect(early == .felt(takeBack: []))
+        id += 1
+        #expect(Self.decide(stands, "a", 10_000, 3, id: id, arrivalMs: 10_012) == .play(holdMicros: 0, takeBack: []))
+        #expect(stands.counts == before)
+        // Marked as crosstalk: a weak hit on a third pad just after is not its crosstalk.
+        #expect(!stands.model.recentIsSource(id: id - 1))
+    }
+
     /// A stand of two pads: every strike on `a` reaches `b` at 8 % of its strength, 1 ms later.
     /// `b` is never struck: from the first strike on, none of its hits plays, and the coupling
     /// it learned is about 8 %.

@@ -48,17 +48,26 @@ struct ProtocolVersionTests {
         }
     }
 
-    /// The brain counts felt pushes apart from hits: no hit's sequence gap, no hit's latency.
+    /// The brain counts felt pushes apart from hits: their own numbers make no gap in the hits',
+    /// their lateness is not the pad's, and one with an implausible time is refused, not
+    /// delivered (it could only teach the stands wrong).
     @Test func theBrainCountsFeltPushesApartFromHits() {
         var c = BrainConnection(connectionID: 1, address: "a", brainName: "b", kitName: "k", nowMicros: 0)
         _ = c.receive(DrumMessage.hello(version: 2, padName: "p", drum: "snare").packet, nowMicros: 1)
+        // The pad's clock is 1 s behind the brain's.
+        _ = c.receive(DrumMessage.ping(timeMicros: 1_000, offsetMicros: 1_000_000, roundTripMicros: 500).packet, nowMicros: 1_001_100)
+        #expect(c.statistics.clockOffsetMicros == 1_000_000)
         for n in 0..<3 {
-            let hit = DrumHit(drum: "snare", velocity: 1, padTimeMicros: 10, sequence: Int32(n), strength: 2)
-            let push = DrumHit(drum: "snare", velocity: 0.1, padTimeMicros: 12, sequence: Int32(n), strength: 0.3, felt: true)
-            #expect(c.receive(DrumMessage.hit(hit).packet + DrumMessage.hit(push).packet, nowMicros: 2)
-                    == [.deliver(hit, latencyMicros: nil), .deliver(push, latencyMicros: nil)])
+            let hit = DrumHit(drum: "snare", velocity: 1, padTimeMicros: 2_000, sequence: Int32(n), strength: 2)
+            let push = DrumHit(drum: "snare", velocity: 0.1, padTimeMicros: 2_000, sequence: Int32(100 + n), strength: 0.3, felt: true)
+            #expect(c.receive(DrumMessage.hit(hit).packet + DrumMessage.hit(push).packet, nowMicros: 1_012_000)
+                    == [.deliver(hit, latencyMicros: 10_000), .deliver(push, latencyMicros: 10_000)])
         }
         #expect(c.statistics.hits == 3 && c.statistics.felt == 3 && c.statistics.sequenceGaps == 0)
+        #expect(c.statistics.latencyMicros.count == 3)  // the hits' only
+        let wild = DrumHit(drum: "snare", velocity: 0.1, padTimeMicros: Int64.max - 5, sequence: 103, strength: 0.3, felt: true)
+        #expect(c.receive(DrumMessage.hit(wild).packet, nowMicros: 1_013_000).isEmpty)
+        #expect(c.statistics.refusedTimes == 1 && c.statistics.felt == 4)
     }
 
     @Test func aStrengthThatIsNoNumberOrNegativeIsRefused() {

@@ -198,8 +198,9 @@ public struct BrainConnection: Sendable {
         switch message {
         case .hit(let hit):
             if hit.felt { statistics.felt += 1 } else { statistics.hits += 1 }
+            // Felt pushes share the hits' budget: a flood of them is refused like one of hits.
             guard takeHitToken(nowMicros: nowMicros) else {
-                if !hit.felt { statistics.droppedHits += 1 }
+                if hit.felt { statistics.droppedFelt += 1 } else { statistics.droppedHits += 1 }
                 return
             }
             if !hit.felt, let sequence = hit.sequence {  // a felt push has its own numbers
@@ -213,6 +214,10 @@ public struct BrainConnection: Sendable {
                 latency = plausibleLatency(nowMicros: nowMicros, padMicros: padTime, offsetMicros: offset)
                 if let latency {
                     if !hit.felt { statistics.latencyMicros.add(latency) }
+                } else if hit.felt {
+                    // Only for learning the stands, which an implausible time cannot serve.
+                    statistics.refusedTimes += 1
+                    return
                 } else {
                     statistics.refusedTimes += 1
                     actions.append(.notice("hit time refused: pad time \(padTime) µs with clock offset \(offset) µs "

@@ -16,6 +16,8 @@ public struct PadStatistics: Sendable, Equatable {
     public var felt = 0
     /// Hits dropped because the connection sent more than its limit per second (and not played).
     public var droppedHits = 0
+    /// Felt pushes dropped the same way (hits and felt pushes share the limit).
+    public var droppedFelt = 0
     /// Hits missing according to the sequence numbers (a jump from 4 to 7 counts 2).
     public var sequenceGaps = 0
     /// Messages with addresses the brain does not know (ignored).

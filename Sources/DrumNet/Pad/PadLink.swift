@@ -392,6 +392,7 @@ final class PadLinkCore: @unchecked Sendable {
         watchForWrites(false)
         untried = []
         sequence = 0
+        feltSequence = 0
         brainVersion = 0
         framer = PacketFramer()
         outbox = []
