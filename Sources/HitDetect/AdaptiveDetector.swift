@@ -47,7 +47,7 @@ import Glibc
 ///   at 0.6 without it: 0–1 times, but smooth crosstalk was then rejected so unevenly that the
 ///   stands were learned worse). On the single-pad corpus (seeds 18, 19) the ADXL345's rolls went
 ///   from 1.000 to 0.996 and 0.998, its grooves stayed 1.000.
-/// - **Rebound test (about 170–500 Hz, from rest):** behind a 200–250 Hz sensor's low-pass a
+/// - **Rebound test (under 500 Hz, from rest):** behind a 200–250 Hz sensor's low-pass a
 ///   stick's shock of 1.5–3.5 ms comes out a fraction of itself, and most of what the sensor
 ///   sees of a strike is the pad's mount swinging back; a push through the stand of 4–10 ms (a
 ///   cymbal's bump, and much of a neighbour's crosstalk) comes out nearly whole, with little
@@ -57,8 +57,9 @@ import Glibc
 ///   masked as a hit with the re-arm decaying over `feltRearmDecayMs` (the stand rings on), and
 ///   `takeFelt` hands it on, so the brain can learn its stands from it (`/drum/felt`). On the
 ///   simulated stands (tools/corpus/stand-table, seeds 1–20) a bumped idle pad fired 123–165
-///   times in two minutes at 200–250 Hz before, 0–45 after; at 100 Hz the phone's 45 Hz low-pass
-///   blurs the swing back into the shock, and the test is off.
+///   times in two minutes at 200–250 Hz before, 0–45 after. Under about 170 Hz a phone's 45 Hz
+///   low-pass blurs the swing back into the shock, and the share asked is `slowRebound` (0.42):
+///   a bumped 100 Hz pad fired 94–128 times before, 30–112 after.
 /// - **Re-arm:** after the mask a new strike's |h| must also pass `rearmFraction` × the last peak,
 ///   decaying with time constant `rearmDecayMs`: the tail of a loud strike cannot fire, but a
 ///   roll's next stroke can. The last peak is held through the mask: a sample of the ringing
@@ -113,11 +114,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// instrument on the stand, not a stick's shock (the bump test in the type's notes).
         /// 0: off.
         public var sharpness = 0.5
-        /// Between about 170 and 500 Hz, a candidate from rest whose swing in a stick's strike's
+        /// From about 170 to 500 Hz, a candidate from rest whose swing in a stick's strike's
         /// way (`strikeSign`) is less than this share of its swing the other way is a push from
         /// another instrument on the stand, not a strike (the rebound test in the type's notes).
         /// 0: off.
         public var rebound = 0.6
+        /// `rebound` under about 170 Hz, where a sensor's low-pass blurs the swing back into the
+        /// shock, so strikes show less of it. 0: off.
+        public var slowRebound = 0.42
         /// Within the mask, a sample whose |h| passes this many times the last hit's peak is a
         /// new strike, not the ringing (`breakFactor` in the type's notes); 0: the mask is absolute.
         public var breakFactor = 4.0
@@ -487,8 +491,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // ringing after it.
         let along = strikeSign > 0 ? around.rise : around.fall
         let against = strikeSign > 0 ? around.fall : around.rise
-        if c.rebound > 0, fromRest, dt > Self.fastRatePeriod, !Self.isSlowRate(dt: dt), against < Self.pushMaximumG,
-           along < c.rebound * against {
+        let share = Self.isSlowRate(dt: dt) ? c.slowRebound : c.rebound
+        if share > 0, fromRest, dt > Self.fastRatePeriod, against < Self.pushMaximumG, along < share * against {
             felt = hit
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now

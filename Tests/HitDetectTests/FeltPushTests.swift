@@ -93,16 +93,17 @@ struct FeltPushTests {
     /// Checks one run: every ghost note plays; of the pushes, at most `fired` play (at 250 Hz
     /// a 4 ms push is one sample, and its ringing can pass for a strike's swing back: three of
     /// the twelve here), and the rest are handed on as felt, dated at the push.
-    static func check(_ hits: [Hit], _ felt: [Hit], ghosts: [Double], pushes: [Double], fired: Int, _ what: String) {
+    static func check(_ hits: [Hit], _ felt: [Hit], ghosts: [Double], pushes: [Double], fired: Int, unnoticed: Int = 0,
+                      _ what: String) {
         let played = hits.filter { Self.near(ghosts, $0.time) }
         let pushesPlayed = hits.filter { Self.near(pushes, $0.time) }
         #expect(played.count == ghosts.count, "\(what): ghosts played at \(played.map(\.time))")
         #expect(played.count + pushesPlayed.count == hits.count, "\(what): hits at \(hits.map(\.time))")
         #expect(pushesPlayed.count <= fired, "\(what): pushes played at \(pushesPlayed.map(\.time))")
-        // Every push is either felt or (at most `fired` of them) played.
-        for push in pushes {
-            #expect(Self.near(felt.map(\.time), push) || Self.near(pushesPlayed.map(\.time), push), "\(what): push at \(push)")
-        }
+        // Every push is either felt or (at most `fired` of them) played, but for at most
+        // `unnoticed` too weak to start a candidate at all.
+        let missing = pushes.filter { !Self.near(felt.map(\.time), $0) && !Self.near(pushesPlayed.map(\.time), $0) }
+        #expect(missing.count <= unnoticed, "\(what): pushes neither felt nor played at \(missing)")
         for push in felt { #expect(Self.near(pushes, push.time), "\(what): felt at \(push.time)") }
     }
 
@@ -169,12 +170,25 @@ struct FeltPushTests {
         #expect(felt.count >= 4 && felt.allSatisfy { Self.near(pushes, $0) }, "\(felt)")
     }
 
-    /// At 100 Hz (a phone) and at 1.6 kHz the rebound test is off: a phone's 45 Hz low-pass
-    /// blurs the swing back into the shock, and at 1.6 kHz the bump test sees the push's shape.
-    @Test(arguments: [100.0, 1600.0])
-    func otherRatesFeelNothing(rate: Double) {
+    /// At 100 Hz (a phone) a sensor's low-pass blurs the swing back into the shock: the test
+    /// asks less of it (`slowRebound`, 0.42), and still turns the pushes away.
+    @Test func at100HzThePushesAreFeltToo() {
+        let (events, ghosts, pushes) = Self.ghostsAndPushes()
+        let signal = Self.signal(rate: 100, seconds: 7.5, gravity: 1, up: 1, events: events)
+        var detector = AdaptiveDetector()
+        let (hits, felt) = Self.run(&detector, signal)
+        // Behind a 40 Hz low-pass some weak pushes start no candidate at all (three here).
+        Self.check(hits, felt, ghosts: ghosts, pushes: pushes, fired: 3, unnoticed: 4, "100 Hz")
+        var off = AdaptiveDetector.Configuration()
+        off.slowRebound = 0
+        var untested = AdaptiveDetector(off)
+        #expect(Self.run(&untested, signal).felt.isEmpty)
+    }
+
+    /// At 1.6 kHz the rebound test is off: the bump test sees the push's shape.
+    @Test func at1600HzNothingIsFelt() {
         let (events, _, _) = Self.ghostsAndPushes()
-        let signal = Self.signal(rate: rate, seconds: 7.5, gravity: 1, up: 1, events: events)
+        let signal = Self.signal(rate: 1600, seconds: 7.5, gravity: 1, up: 1, events: events)
         var detector = AdaptiveDetector()
         #expect(Self.run(&detector, signal).felt.isEmpty)
     }
