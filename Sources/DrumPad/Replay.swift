@@ -192,6 +192,8 @@ struct Replay: ParsableCommand {
         var batch = SensorBatch()
         var hits: [Hit] = []
         var firedAt: [Int] = []
+        var felt: [(hit: Hit, at: Int)] = []
+        var feltCount = 0
         var hitTimes: [Double] = []
         var logLabels: [Double] = []
         var out = OutputBuffer(descriptor: 1, name: "hits to standard output")
@@ -209,7 +211,9 @@ struct Replay: ParsableCommand {
                 axisOptions.axis.select(in: &batch)
                 hits.removeAll(keepingCapacity: true)
                 firedAt.removeAll(keepingCapacity: true)
-                detector.detect(batch, into: &hits, firedAt: &firedAt)
+                felt.removeAll(keepingCapacity: true)
+                detector.detect(batch, into: &hits, firedAt: &firedAt, felt: &felt)
+                feltCount += felt.count
                 sounding.removeAll(keepingCapacity: true)
                 for (hit, i) in zip(hits, firedAt) {
                     crosstalk.decide(hit, arrival: batch.deliveryTime(i), into: &sounding)
@@ -242,7 +246,8 @@ struct Replay: ParsableCommand {
                       + "\(neighbours.count) neighbour\(neighbours.count == 1 ? "" : "s"): window "
                       + "\(crosstalkWindowMs) ms, ratio \(crosstalkRatio)"
                       + (jitterBufferMs > 0 ? ", jitter buffer \(jitterBufferMs) ms, \(crosstalk.takenBack) of them taken back" : "")
-                      + ")"))
+                      + ")")
+                   + (feltCount > 0 ? "; \(feltCount) push\(feltCount == 1 ? "" : "es") felt through the stand, not hits" : ""))
         reportSkipped(reader)
         let scoringLabels = labelTimes ?? (reader.hasColumn("hit") ? logLabels : nil)
         if let scoringLabels {

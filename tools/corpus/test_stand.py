@@ -24,6 +24,7 @@ FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "stands")
 FIXTURE_RUNS = [
     (["--scenarios", "kit4", "--seed", "101", "--seconds", "20", "--profile", "dualsense"], "kit4-seed101"),
     (["--scenarios", "mixed-rates", "--seed", "102", "--seconds", "20"], "mixed-rates-seed102"),
+    (["--scenarios", "idle-bumps", "--seed", "103", "--seconds", "20", "--profile", "dualsense"], "idle-bumps-seed103"),
 ]
 
 
