@@ -20,7 +20,8 @@ struct FeltPushTests {
     /// z at `rate` Hz: `gravity` g (0: a sensor that removed it), the events (their direction
     /// into the pad along −`up`), through a second-order low-pass at 0.4 × `rate` run at
     /// 8 kHz, sampled at `rate`, with 4 mg of noise.
-    static func signal(rate: Double, seconds: Double, gravity: Double, up: Double, events: [Event]) -> (z: [Double], t: [Double]) {
+    static func signal(rate: Double, seconds: Double, gravity: Double, up: Double, events: [Event],
+                       swingBack: Double = 0.6) -> (z: [Double], t: [Double]) {
         let fine = 8000.0
         // Butterworth low-pass by the bilinear transform.
         let cutoff = 0.4 * rate
@@ -40,7 +41,7 @@ struct FeltPushTests {
                     let age = time - onset
                     if age < 0.002 { motion -= amplitude * sin(.pi * age / 0.002) }
                     let swing = age - 0.002
-                    if swing >= 0 { motion += 0.6 * amplitude * sin(2 * .pi * 40 * swing) * exp(-swing / 0.02) }
+                    if swing >= 0 { motion += swingBack * amplitude * sin(2 * .pi * 40 * swing) * exp(-swing / 0.02) }
                 case .push(let onset, let peak, let width) where time >= onset && time < onset + 0.3:
                     let age = time - onset
                     if age < width { motion -= peak * 0.5 * (1 - cos(2 * .pi * age / width)) }
@@ -149,6 +150,20 @@ struct FeltPushTests {
         #expect(detector.strikeSign == -1)
         #expect(hits.filter { $0.time < 2.9 }.count == 8, "loud strikes at \(hits.map(\.time))")
         Self.check(hits.filter { $0.time > 2.9 }, felt, ghosts: ghosts, pushes: pushes, fired: 3, "no gravity")
+    }
+
+    /// A pad whose strikes show more of the shock than of the swing back (a stiff mount: 0.1 of
+    /// it here) is not silenced: its loud strikes vote the other way, and its soft ones play.
+    @Test func aStiffPadsLoudStrikesTeachTheWayAndItsGhostNotesPlay() {
+        var events: [Event] = (0..<8).map { .strike(time: 0.5 + Double($0) * 0.25, amplitude: 6) }
+        let ghosts = (0..<8).map { 3.0 + Double($0) * 0.3 }
+        events += ghosts.map { .strike(time: $0, amplitude: 1.5) }
+        let signal = Self.signal(rate: 250, seconds: 6, gravity: 1, up: 1, events: events, swingBack: 0.1)
+        var detector = AdaptiveDetector()
+        let (hits, _) = Self.run(&detector, signal)
+        #expect(detector.strikeSign == -1)
+        #expect(hits.count == 16, "hits at \(hits.map(\.time))")
+        for ghost in ghosts { #expect(Self.near(hits.map(\.time), ghost), "ghost at \(ghost) not played") }
     }
 
     /// `takeFelt` hands each push on once, and only right after the sample that turned it away:
