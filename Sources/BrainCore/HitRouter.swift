@@ -126,17 +126,7 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
                                arrivalMicros: received.receivedMicros, prior: received.connectionID != MIDIInput.connectionID)
         }
         let slot = buffer > 0 ? strike.map { min($0, received.receivedMicros).saturatingAdd(buffer) } : nil
-        if hit.felt {
-            // Never played; the learned stands learn from it as from any hit.
-            if crosstalk == nil, let stands, let strength = hit.strength,
-               case .felt(let takeBack) = stands.decide(padKey: padKey, rateHz: received.rateHz.map(Double.init),
-                                                        strikeMicros: estimated, arrivalMicros: received.receivedMicros,
-                                                        strength: Double(strength), id: number, slotMicros: slot, felt: true) {
-                for id in takeBack { player.takeBack(id: id) }
-            }
-            return RoutedHit(received: received, disposition: .felt, drum: nil)
-        }
-        if let crosstalk {
+        if let crosstalk, !hit.felt {
             let player = self.player
             if !crosstalk.admit(drum: hit.drum, micros: estimated, arrivalMicros: received.receivedMicros,
                                 velocity: hit.velocity, id: number, takeBack: { player.takeBack(id: $0) }) {
@@ -145,16 +135,19 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
         } else if let stands, let strength = hit.strength {
             switch stands.decide(padKey: padKey, rateHz: received.rateHz.map(Double.init), strikeMicros: estimated,
                                  arrivalMicros: received.receivedMicros, strength: Double(strength), id: number,
-                                 slotMicros: slot) {
+                                 slotMicros: slot, felt: hit.felt) {
             case .crosstalk:
                 return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
             case .play(let hold, let takeBack):
                 for id in takeBack { player.takeBack(id: id) }
                 holdMicros = hold
-            case .felt:  // only for hits sent as felt, handled above
+            case .felt(let takeBack):
+                for id in takeBack { player.takeBack(id: id) }
                 return RoutedHit(received: received, disposition: .felt, drum: nil)
             }
         }
+        // A felt push is never played; the learned stands, when there are any, learned from it above.
+        if hit.felt { return RoutedHit(received: received, disposition: .felt, drum: nil) }
         guard let (index, generation) = found else {
             unknown.wrappingAdd(1, ordering: .relaxed)
             return RoutedHit(received: received, disposition: .unknownDrum, drum: nil)

@@ -10,6 +10,8 @@ public enum PadLogDetection {
     public struct Detected: Sendable {
         /// The hits in the order found, then the pushes felt (marked `felt`) in theirs.
         public var hits: [KitReplay.PadHit]
+        /// How many of `hits` are pushes felt.
+        public var felt: Int { hits.count { $0.felt } }
         /// The rate: `# rate_hz:`, else the median sample interval's.
         public var rateHz: Double?
         /// `# drum:` if the log says.

@@ -129,8 +129,8 @@ struct KitReplayCommand: ParsableCommand {
             }
             printError("drumbrain replay: \(path): \(found.samples) samples"
                        + (found.rateHz.map { " (\(DecimalFormatting.string($0, decimals: 1)) Hz)" } ?? "")
-                       + ", \(found.hits.count { !$0.felt }) hits by the \(detector.rawValue) detector"
-                       + { $0 > 0 ? " (and \($0) pushes felt through the stand)" : "" }(found.hits.count { $0.felt })
+                       + ", \(found.hits.count - found.felt) hits by the \(detector.rawValue) detector"
+                       + (found.felt > 0 ? " (and \(found.felt) pushes felt through the stand)" : "")
                        + ", pad \"\(stem)\" playing \(drum)")
             pads.append(.init(name: stem, drum: drum, rateHz: found.rateHz, hits: found.hits))
         }

@@ -216,21 +216,17 @@ struct Run: ParsableCommand {
             if let rate = rateMeter.add(time: time) { link.setRate(Float(rate)) }
         }
         var feltCount = 0
-        /// Sends a push the detector felt through the stand and turned away (`takeFelt`), for a
-        /// brain of protocol 2 to learn the stand from; never played.
-        func sendFelt(sampleTime: Double, micros: Int64) {
-            guard let push = detector.takeFelt() else { return }
-            feltCount += 1
-            let onsetMicros = micros - Int64(((sampleTime - push.time) * 1e6).rounded())
-            link.send(DrumHit(drum: drum, velocity: Float(push.velocity), padTimeMicros: onsetMicros,
-                              strength: Float(options.detector.deviation(ofStrength: push.strength)), felt: true))
-        }
-        func send(_ hit: Hit, sampleTime: Double, micros: Int64) {
-            hitCount += 1
+        /// Sends what the detector made of the sample of device time `sampleTime`, read at pad
+        /// time `micros`: a hit, played here too when asked; or else a push it felt through the
+        /// stand (`takeFelt`), for a brain of protocol 2 to learn the stand from, never played.
+        func send(_ found: Hit?, sampleTime: Double, micros: Int64) {
+            let felt = found == nil
+            guard let hit = found ?? detector.takeFelt() else { return }
+            if felt { feltCount += 1 } else { hitCount += 1 }
             let onsetMicros = micros - Int64(((sampleTime - hit.time) * 1e6).rounded())
             link.send(DrumHit(drum: drum, velocity: Float(hit.velocity), padTimeMicros: onsetMicros,
-                              strength: Float(options.detector.deviation(ofStrength: hit.strength))))
-            if playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
+                              strength: Float(options.detector.deviation(ofStrength: hit.strength)), felt: felt))
+            if !felt, playback?.play(velocity: Float(hit.velocity)) == true { localHits += 1 }
         }
         let axis = axisOptions.axis
         let sourceText: String
@@ -244,11 +240,7 @@ struct Run: ParsableCommand {
             // tools/bench/jitter).
             try source.run(originMicros: replayOrigin) { z, time, padTimeMicros in
                 measure(time)
-                if let hit = detector.process(z: z, time: time) {
-                    send(hit, sampleTime: time, micros: padTimeMicros)
-                } else {
-                    sendFelt(sampleTime: time, micros: padTimeMicros)
-                }
+                send(detector.process(z: z, time: time), sampleTime: time, micros: padTimeMicros)
             } gap: {
                 detector.markGap()
             }
@@ -268,11 +260,7 @@ struct Run: ParsableCommand {
                         samples += 1
                         let time = Double(sample.deviceMicros) / 1e6
                         measure(time)
-                        if let hit = detector.process(z: sample.value(axis), time: time) {
-                            send(hit, sampleTime: time, micros: sample.monotonicMicros)
-                        } else {
-                            sendFelt(sampleTime: time, micros: sample.monotonicMicros)
-                        }
+                        send(detector.process(z: sample.value(axis), time: time), sampleTime: time, micros: sample.monotonicMicros)
                     }
                 }
             }

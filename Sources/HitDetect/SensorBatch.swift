@@ -94,26 +94,20 @@ extension HitDetector {
     @inlinable
     public mutating func detect(_ batch: SensorBatch, into hits: inout [Hit], firedAt: inout [Int],
                                 felt: inout [(hit: Hit, at: Int)]) {
-        batch.z.withUnsafeBufferPointer { zs in
-            batch.time.withUnsafeBufferPointer { ts in
-                batch.gapsBefore.withUnsafeBufferPointer { gaps in
-                    detect(z: zs, time: ts, gapsBefore: gaps, { hit, i in
-                        hits.append(hit)
-                        firedAt.append(i)
-                    }, felt: { push, i in felt.append((push, i)) })
-                }
-            }
-        }
+        detect(batch, { hit, i in
+            hits.append(hit)
+            firedAt.append(i)
+        }, felt: { push, i in felt.append((push, i)) })
     }
 
     /// Runs the detector over a batch, honouring its gaps, and hands each hit to `found` with
-    /// the index into the batch of the sample it fired on.
+    /// the index into the batch of the sample it fired on, and each push felt to `felt`.
     @inlinable
-    mutating func detect(_ batch: SensorBatch, _ found: (Hit, Int) -> Void) {
+    mutating func detect(_ batch: SensorBatch, _ found: (Hit, Int) -> Void, felt: (Hit, Int) -> Void = { _, _ in }) {
         batch.z.withUnsafeBufferPointer { zs in
             batch.time.withUnsafeBufferPointer { ts in
                 batch.gapsBefore.withUnsafeBufferPointer { gaps in
-                    detect(z: zs, time: ts, gapsBefore: gaps, found)
+                    detect(z: zs, time: ts, gapsBefore: gaps, found, felt: felt)
                 }
             }
         }
