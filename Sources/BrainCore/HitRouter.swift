@@ -106,7 +106,9 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
     public func route(_ received: ReceivedHit) -> RoutedHit {
         let hit = received.hit
         let found = drums.lookup(hit.drum)
-        let number: UInt32 = found == nil ? 0 : numbers.next()
+        // Every hit has its own number, a drum the kit lacks included: the stands keep, explain
+        // and take back hits by it, and such a pad still shakes its stand.
+        let number = numbers.next()
         let strike = received.strikeMicros
         if let latency = received.latencyMicros {
             let typical = typicalLatency.load(ordering: .relaxed)

@@ -124,8 +124,8 @@ struct KitReplayCommand: ParsableCommand {
             let stem = Self.stem(path)
             let drum = found.drum ?? stem
             if loadedKit.index(of: drum) == nil {
-                printError("drumbrain replay: \(path): the kit \"\(loadedKit.name)\" has no drum \(drum) (its hits play nothing; "
-                           + "a `# drum:` line in the log names the pad's drum)")
+                printError("drumbrain replay: \(path): the kit \"\(loadedKit.name)\" has no drum \(drum): the pad's hits are decided "
+                           + "and written as any pad's, but sound nothing (a `# drum:` line in the log names the pad's drum)")
             }
             printError("drumbrain replay: \(path): \(found.samples) samples"
                        + (found.rateHz.map { " (\(DecimalFormatting.string($0, decimals: 1)) Hz)" } ?? "")
@@ -138,7 +138,10 @@ struct KitReplayCommand: ParsableCommand {
         let stands = StandCrosstalk(model: Serve.loadStands(standState))
         var choosing = LatencyChooser.Configuration(periodMicros: LatencyChooser.defaultPeriodMicros)
         choosing.crosstalkHold = groups.isEmpty  // as live: the learned stands' weak hits wait for their cause
-        let result = KitReplay.run(pads, drums: loadedKit.drums.map(\.name),
+        // Every pad is decided, a drum the kit lacks included (its hits are written; --out and
+        // --midi-out leave them silent): a replay's logs are often named pad1.csv, pad2.csv, ...
+        let kitDrums = loadedKit.drums.map(\.name)
+        let result = KitReplay.run(pads, drums: kitDrums + pads.map(\.drum).filter { !kitDrums.contains($0) },
                                    stands: groups.isEmpty ? stands : nil,
                                    groups: groups.isEmpty ? nil : CrosstalkGroups(groups, .init(hold: (jitterBufferMs ?? 0) / 1000)),
                                    jitterMicros: Int64((jitterBufferMs ?? 0) * 1000),
@@ -186,10 +189,12 @@ struct KitReplayCommand: ParsableCommand {
         if let out {
             let timed = result.played.map { TimedHit(time: $0.time, drum: pads[$0.pad].drum, velocity: Float($0.velocity)) }
             let (samples, _) = OfflineRender.render(kit: loadedKit, hits: timed)
+            let silent = timed.count { loadedKit.index(of: $0.drum) == nil }
             try samples.withUnsafeBufferPointer { buffer in
                 try SoundFile.writeWAV(out, interleaved: buffer, channels: 2, sampleRate: Int(loadedKit.sampleRate), pcm16: false)
             }
-            printError("drumbrain replay: \(result.played.count) hits rendered to \(out)")
+            printError("drumbrain replay: \(result.played.count - silent) hits rendered to \(out)"
+                       + (silent > 0 ? " (\(silent) on drums the kit lacks left silent)" : ""))
         }
         if let midiOut {
             let notes = loadedKit.drums.map(\.midiNote)

@@ -88,6 +88,34 @@ struct KitReplayCommandTests {
         #expect(none.status != 0 && none.stderr.contains("the file given is not a sensor log"), "\(none.stderr)")
     }
 
+    /// Logs named pad1.csv … pad4.csv with only the contract's three comment lines (no `# drum:`,
+    /// so no drum the kit has): every pad is still decided, and each pad's hits are exactly those
+    /// of the same log named by its drum. (Before, such pads wrote empty hits files, and the
+    /// stands' model saw every hit of theirs under one number.)
+    @Test func padsNamedForNoDrumAreDecidedAsAnyPad() throws {
+        let plain = "/tmp/drumtest-plain-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: plain, withIntermediateDirectories: true)
+        for (n, pad) in Self.pads.enumerated() {
+            let lines = Program.contents(Self.folder + pad + ".csv").split(separator: "\n", omittingEmptySubsequences: false)
+            let kept = lines.filter { !$0.hasPrefix("#") || $0.hasPrefix("# drumpad sensor log") || $0.hasPrefix("# rate_hz")
+                || $0.hasPrefix("# device") }
+            #expect(!kept.contains { $0.hasPrefix("# drum:") } && kept.count > 5000)
+            try kept.joined(separator: "\n").write(toFile: "\(plain)/pad\(n + 1).csv", atomically: true, encoding: .utf8)
+        }
+        let dir = plain + "/hits"
+        let run = Program.run("drumbrain", ["replay"] + (1...4).map { "\(plain)/pad\($0).csv" }
+                              + ["--hits-dir", dir, "--detector", "adaptive", "--out", plain + "/kit.wav"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("has no drum pad1: the pad's hits are decided and written"), "\(run.stderr)")
+        #expect(run.stderr.contains("0 hits rendered to \(plain)/kit.wav ("), "\(run.stderr)")
+        let named = replay([])
+        for (n, pad) in Self.pads.enumerated() {
+            let mine = Program.contents("\(dir)/pad\(n + 1).hits.csv")
+            #expect(mine == Program.contents("\(named.dir)/\(pad).hits.csv"), "pad\(n + 1) is \(pad)")
+            #expect(mine.split(separator: "\n").count > (pad == "ride" ? 0 : 10), "pad\(n + 1): \(mine)")
+        }
+    }
+
     @Test func badInputIsAClearError() {
         let missing = Program.run("drumbrain", ["replay", "/nonexistent/pad.csv"])
         #expect(missing.status != 0 && missing.stderr.contains("/nonexistent/pad.csv"), "\(missing.stderr)")

@@ -1,0 +1,35 @@
+import BrainCore
+import HitDetect
+import Testing
+import TestSupport
+
+/// `KitReplay`, the offline brain, on the simulated stand `Tests/Fixtures/stands/kit4-seed101`.
+struct KitReplayTests {
+    static let folder = Program.repositoryRoot + "/Tests/Fixtures/stands/kit4-seed101/"
+
+    /// A pad whose drum the kit lacks still shakes its stand, and its hits are judged as any
+    /// pad's: the stands decide every hit exactly as when the kit has all four drums, the hits
+    /// of drums it lacks only failing to sound. (Before, every such hit reached the stands under
+    /// the one number 0, so taking one back as crosstalk marked them all; with only the snare in
+    /// the kit, 1 hit was decided otherwise.)
+    @Test func padsOnDrumsTheKitLacksAreJudgedAsAnyPad() throws {
+        let pads = try ["snare", "racktom", "floortom", "ride"].map { name in
+            let found = try PadLogDetection.detect(path: Self.folder + name + ".csv", kind: .adaptive)
+            return KitReplay.Pad(name: name, drum: name, rateHz: found.rateHz, hits: found.hits)
+        }
+        let whole = KitReplay.run(pads, drums: ["snare", "racktom", "floortom", "ride"])
+        let snareOnly = KitReplay.run(pads, drums: ["snare"])
+        #expect(whole.decisions.count == snareOnly.decisions.count)
+        let outcomes = whole.decisions.map(\.outcome)
+        #expect(outcomes.contains("crosstalk") && outcomes.contains("played") && !outcomes.contains("unknown_drum"))
+        var differ = 0
+        for (a, b) in zip(whole.decisions, snareOnly.decisions) {
+            #expect(a.pad == b.pad && a.time == b.time)
+            // A hit the kit cannot sound is never queued, so it cannot be taken back either.
+            let expected = a.pad != 0 && ["played", "held", "taken_back"].contains(a.outcome) ? "unknown_drum" : a.outcome
+            if b.outcome != expected { differ += 1 }
+        }
+        #expect(differ == 0, "\(differ) of \(whole.decisions.count) hits decided otherwise")
+        #expect(snareOnly.played.allSatisfy { $0.pad == 0 } && snareOnly.played.count == whole.played.count { $0.pad == 0 })
+    }
+}
