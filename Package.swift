@@ -118,7 +118,7 @@ let package = Package(
 
         // Counts allocations per thread in test executables (see its header for why).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
-        .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter"]),
+        .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter", "TestSupport"]),
         // Runs executables and system tools from tests.
         .target(name: "TestSupport", dependencies: ["Monotonic"], path: "Tests/TestSupport"),
         // swift-crypto only to check the pairing key's own HMAC-SHA256 against.

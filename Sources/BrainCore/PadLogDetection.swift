@@ -30,7 +30,8 @@ public enum PadLogDetection {
     public static func detect(path: String, kind: DetectorKind) throws -> Detected {
         let bytes: [UInt8]
         do { bytes = try TextFile.readBytes(path) } catch { throw Failure(description: error.description) }
-        var reader = SensorLogReader(fileName: path, options: .init(readXY: false))
+        // The adaptive detector's lean test reads x and y too.
+        var reader = SensorLogReader(fileName: path, options: .init(readXY: kind == .adaptive))
         var batch = SensorBatch()
         do {
             _ = try bytes.withUnsafeBytes { try reader.read($0, isEnd: true, into: &batch) }

@@ -23,11 +23,12 @@ struct AxisOptions: ParsableArguments {
 }
 
 extension Axis {
-    /// Puts this axis' values where the detectors read (`z`) in a batch read with x and y.
+    /// Puts this axis' values where the detectors read (`z`) in a batch read with x and y, and
+    /// the other two axes in x and y, in order (`InputSample.across`).
     func select(in batch: inout SensorBatch) {
         switch self {
-        case .x: batch.z = batch.x
-        case .y: batch.z = batch.y
+        case .x: swap(&batch.z, &batch.x); swap(&batch.x, &batch.y)  // (y, z) across, x read
+        case .y: swap(&batch.z, &batch.y)  // (x, z) across, y read
         case .z: break
         }
     }

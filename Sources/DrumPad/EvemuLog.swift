@@ -45,7 +45,8 @@ struct EvemuLog {
                 if gapPending && batch.count > 0 { batch.gapsBefore.append(batch.count) }
                 gapPending = false
                 let t = Double(s.deviceMicros - first!) / 1e6
-                batch.append(time: t, x: s.x, y: s.y, z: s.value(axis))
+                let (a, b) = s.across(axis)
+                batch.append(time: t, x: a, y: b, z: s.value(axis))
                 deviceMicros.append(s.deviceMicros)
             }
         }

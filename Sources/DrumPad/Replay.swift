@@ -114,7 +114,8 @@ struct Replay: ParsableCommand {
     }
 
     var readerOptions: SensorLogReader.Options {
-        SensorLogReader.Options(skipBadRows: skipBadRows, readXY: axisOptions.axis != .z)
+        // The adaptive detector's lean test reads the other two axes too.
+        SensorLogReader.Options(skipBadRows: skipBadRows, readXY: axisOptions.axis != .z || options.detector == .adaptive)
     }
 
     /// Runs the detector over an evemu recording (read whole: recordings are small).

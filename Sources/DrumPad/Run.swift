@@ -238,9 +238,9 @@ struct Run: ParsableCommand {
             // that lands on a whole number of sample periods (12 ms back at 250 Hz) went the
             // other way now and then (a strike dated a period apart, measured by
             // tools/bench/jitter).
-            try source.run(originMicros: replayOrigin) { z, time, padTimeMicros in
+            try source.run(originMicros: replayOrigin) { across, z, time, padTimeMicros in
                 measure(time)
-                send(detector.process(z: z, time: time), sampleTime: time, micros: padTimeMicros)
+                send(detector.process(x: across.0, y: across.1, z: z, time: time), sampleTime: time, micros: padTimeMicros)
             } gap: {
                 detector.markGap()
             }
@@ -260,7 +260,8 @@ struct Run: ParsableCommand {
                         samples += 1
                         let time = Double(sample.deviceMicros) / 1e6
                         measure(time)
-                        send(detector.process(z: sample.value(axis), time: time), sampleTime: time, micros: sample.monotonicMicros)
+                        let (a, b) = sample.across(axis)
+                        send(detector.process(x: a, y: b, z: sample.value(axis), time: time), sampleTime: time, micros: sample.monotonicMicros)
                     }
                 }
             }
@@ -339,12 +340,14 @@ struct PacedReplay {
         self.unitsPerG = unitsPerG
     }
 
-    /// Calls `sample` with each value of the axis, its time in the log (s) and the monotonic µs
+    /// Calls `sample` with each value of the axis (and of the other two, nan where the log has
+    /// only z), its time in the log (s) and the monotonic µs
     /// it is due, sleeping until then, and `gap` before a sample that follows a gap. With
     /// `originMicros` (monotonic), t = 0 is due then (the first sample at its own t after it, if
     /// that is within `alignedStartSeconds`; else the first sample is due then); without it, the
     /// first sample is due at once.
-    mutating func run(originMicros: Int64? = nil, _ sample: (Double, Double, Int64) -> Void, gap: () -> Void) throws {
+    mutating func run(originMicros: Int64? = nil, _ sample: (_ across: (Double, Double), _ z: Double, _ t: Double, _ due: Int64) -> Void,
+                      gap: () -> Void) throws {
         var origin: (t: Double, micros: Int64)?
         var count = 0
 
@@ -369,7 +372,8 @@ struct PacedReplay {
                 }
                 let due = origin!.micros + Int64(((t - origin!.t) * 1e6).rounded())
                 MonotonicClock.sleep(untilMicros: due)
-                sample(batch.z[i], t, due)
+                let across = batch.x.count == batch.count && batch.y.count == batch.count ? (batch.x[i], batch.y[i]) : (.nan, .nan)
+                sample(across, batch.z[i], t, due)
                 count += 1
             }
         }
@@ -378,7 +382,7 @@ struct PacedReplay {
             pace(&recording.batch)
         } else {
             var files = try FileChunks(path: path)
-            var reader = SensorLogReader(fileName: path, options: .init(readXY: axis != .z))
+            var reader = SensorLogReader(fileName: path, options: .init(readXY: true))
             var batch = SensorBatch()
             try files.read(with: &reader, into: &batch, chunkBytes: FileChunks.realTimeChunkBytes) { batch, _ in
                 axis.select(in: &batch)

@@ -9,6 +9,10 @@ public protocol HitDetector {
     /// before the call.
     mutating func process(z: Double, time: Double) -> Hit?
 
+    /// As `process(z:time:)`, with the sample's other two axes (x and y where z is the strike's
+    /// axis), g; nan where the sensor gives only z. Detectors that use z alone ignore them.
+    mutating func process(x: Double, y: Double, z: Double, time: Double) -> Hit?
+
     /// Tells the detector that samples were lost before the next one (the kernel reported
     /// dropped events, the sensor reconnected): the next sample primes instead of being
     /// compared across the gap.
@@ -26,6 +30,11 @@ public protocol HitDetector {
 extension HitDetector {
     /// Detectors that turn nothing away as felt: nil.
     public mutating func takeFelt() -> Hit? { nil }
+
+    /// Detectors that read z alone.
+    public mutating func process(x: Double, y: Double, z: Double, time: Double) -> Hit? {
+        process(z: z, time: time)
+    }
 }
 
 extension HitDetector {
@@ -60,7 +69,20 @@ extension HitDetector {
         z: UnsafeBufferPointer<Double>, time: UnsafeBufferPointer<Double>,
         gapsBefore: UnsafeBufferPointer<Int>, _ found: (Hit, Int) -> Void, felt: (Hit, Int) -> Void
     ) {
+        detect(x: UnsafeBufferPointer(start: nil, count: 0), y: UnsafeBufferPointer(start: nil, count: 0), z: z, time: time,
+               gapsBefore: gapsBefore, found, felt: felt)
+    }
+
+    /// As `detect(z:time:gapsBefore:_:felt:)`, with the other two axes (`process(x:y:z:time:)`)
+    /// when `x` and `y` hold as many samples as `z` (empty: z alone).
+    @inlinable
+    public mutating func detect(
+        x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
+        z: UnsafeBufferPointer<Double>, time: UnsafeBufferPointer<Double>,
+        gapsBefore: UnsafeBufferPointer<Int>, _ found: (Hit, Int) -> Void, felt: (Hit, Int) -> Void
+    ) {
         precondition(z.count == time.count, "z and time buffers differ in length")
+        let across = x.count == z.count && y.count == z.count
         var start = 0
         var nextGap = 0
         while start < z.count || nextGap < gapsBefore.count {
@@ -68,7 +90,7 @@ extension HitDetector {
             precondition(end >= start && end <= z.count, "gap indices must ascend within the buffer")
             var i = start
             while i < end {
-                if let hit = process(z: z[i], time: time[i]) {
+                if let hit = across ? process(x: x[i], y: y[i], z: z[i], time: time[i]) : process(z: z[i], time: time[i]) {
                     found(hit, i)
                 } else if let push = takeFelt() {
                     felt(push, i)

@@ -101,13 +101,18 @@ extension HitDetector {
     }
 
     /// Runs the detector over a batch, honouring its gaps, and hands each hit to `found` with
-    /// the index into the batch of the sample it fired on, and each push felt to `felt`.
+    /// the index into the batch of the sample it fired on, and each push felt to `felt`. The
+    /// batch's x and y go with z when it was read with them (`SensorLogReader.Options.readXY`).
     @inlinable
     mutating func detect(_ batch: SensorBatch, _ found: (Hit, Int) -> Void, felt: (Hit, Int) -> Void = { _, _ in }) {
-        batch.z.withUnsafeBufferPointer { zs in
-            batch.time.withUnsafeBufferPointer { ts in
-                batch.gapsBefore.withUnsafeBufferPointer { gaps in
-                    detect(z: zs, time: ts, gapsBefore: gaps, found, felt: felt)
+        batch.x.withUnsafeBufferPointer { xs in
+            batch.y.withUnsafeBufferPointer { ys in
+                batch.z.withUnsafeBufferPointer { zs in
+                    batch.time.withUnsafeBufferPointer { ts in
+                        batch.gapsBefore.withUnsafeBufferPointer { gaps in
+                            detect(x: xs, y: ys, z: zs, time: ts, gapsBefore: gaps, found, felt: felt)
+                        }
+                    }
                 }
             }
         }

@@ -97,6 +97,15 @@ public struct SensorSample: Sendable, Equatable {
         case .z: z
         }
     }
+
+    /// The values along the other two axes, in order (x and y when `axis` is z).
+    public func across(_ axis: Axis) -> (Double, Double) {
+        switch axis {
+        case .x: (y, z)
+        case .y: (x, z)
+        case .z: (x, y)
+        }
+    }
 }
 
 /// What a sensor source delivers: samples, and gaps where samples were lost (the detector primes
