@@ -30,8 +30,9 @@ public enum PadLogDetection {
     public static func detect(path: String, kind: DetectorKind) throws -> Detected {
         let bytes: [UInt8]
         do { bytes = try TextFile.readBytes(path) } catch { throw Failure(description: error.description) }
-        // The adaptive detector's lean test reads x and y too.
-        var reader = SensorLogReader(fileName: path, options: .init(readXY: kind == .adaptive))
+        // The adaptive detector's lean test reads x and y too (a bad x or y only leaves it
+        // without them).
+        var reader = SensorLogReader(fileName: path, options: .init(readXY: kind == .adaptive, optionalXY: true))
         var batch = SensorBatch()
         do {
             _ = try bytes.withUnsafeBytes { try reader.read($0, isEnd: true, into: &batch) }

@@ -26,6 +26,8 @@ extension Axis {
     /// Puts this axis' values where the detectors read (`z`) in a batch read with x and y, and
     /// the other two axes in x and y, in order (`InputSample.across`).
     func select(in batch: inout SensorBatch) {
+        guard self != .z else { return }
+        precondition(batch.x.count == batch.count && batch.y.count == batch.count, "select needs a batch read with x and y")
         switch self {
         case .x: swap(&batch.z, &batch.x); swap(&batch.x, &batch.y)  // (y, z) across, x read
         case .y: swap(&batch.z, &batch.y)  // (x, z) across, y read

@@ -116,7 +116,8 @@ struct Calibrate: ParsableCommand {
                     if batch.count > 0 { batch.gapsBefore.append(batch.count) }
                 case .sample(let s):
                     if first == nil { first = s.deviceMicros }
-                    batch.append(time: Double(s.deviceMicros - first!) / 1e6, x: s.x, y: s.y, z: s.value(axisOptions.axis))
+                    let (a, b) = s.across(axisOptions.axis)
+                    batch.append(time: Double(s.deviceMicros - first!) / 1e6, x: a, y: b, z: s.value(axisOptions.axis))
                 }
             }
         }

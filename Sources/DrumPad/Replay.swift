@@ -114,8 +114,10 @@ struct Replay: ParsableCommand {
     }
 
     var readerOptions: SensorLogReader.Options {
-        // The adaptive detector's lean test reads the other two axes too.
-        SensorLogReader.Options(skipBadRows: skipBadRows, readXY: axisOptions.axis != .z || options.detector == .adaptive)
+        // The adaptive detector's lean test reads the other two axes too; where z is the axis
+        // read, a bad x or y only leaves that test without them.
+        SensorLogReader.Options(skipBadRows: skipBadRows, readXY: axisOptions.axis != .z || options.detector == .adaptive,
+                                optionalXY: axisOptions.axis == .z)
     }
 
     /// Runs the detector over an evemu recording (read whole: recordings are small).

@@ -340,9 +340,9 @@ struct PacedReplay {
         self.unitsPerG = unitsPerG
     }
 
-    /// Calls `sample` with each value of the axis (and of the other two, nan where the log has
-    /// only z), its time in the log (s) and the monotonic µs
-    /// it is due, sleeping until then, and `gap` before a sample that follows a gap. With
+    /// Calls `sample` with each value of the axis and of the other two (0 where the log has no
+    /// such column, nan where a value does not parse), its time in the log (s) and the monotonic
+    /// µs it is due, sleeping until then, and `gap` before a sample that follows a gap. With
     /// `originMicros` (monotonic), t = 0 is due then (the first sample at its own t after it, if
     /// that is within `alignedStartSeconds`; else the first sample is due then); without it, the
     /// first sample is due at once.
@@ -382,7 +382,9 @@ struct PacedReplay {
             pace(&recording.batch)
         } else {
             var files = try FileChunks(path: path)
-            var reader = SensorLogReader(fileName: path, options: .init(readXY: true))
+            // x and y for the adaptive detector's lean test; where z is the axis read, a bad x
+            // or y only leaves that test without them.
+            var reader = SensorLogReader(fileName: path, options: .init(readXY: true, optionalXY: axis == .z))
             var batch = SensorBatch()
             try files.read(with: &reader, into: &batch, chunkBytes: FileChunks.realTimeChunkBytes) { batch, _ in
                 axis.select(in: &batch)

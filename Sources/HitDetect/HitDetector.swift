@@ -10,7 +10,8 @@ public protocol HitDetector {
     mutating func process(z: Double, time: Double) -> Hit?
 
     /// As `process(z:time:)`, with the sample's other two axes (x and y where z is the strike's
-    /// axis), g; nan where the sensor gives only z. Detectors that use z alone ignore them.
+    /// axis), g: 0 where a log or sensor has no such axis, nan where a value is unknown (either
+    /// leaves the adaptive detector's lean test out). Detectors that use z alone ignore them.
     mutating func process(x: Double, y: Double, z: Double, time: Double) -> Hit?
 
     /// Tells the detector that samples were lost before the next one (the kernel reported

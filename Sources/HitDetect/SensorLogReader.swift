@@ -23,16 +23,21 @@ public struct SensorLogReader: Sendable {
         /// Parse the x and y columns too (otherwise they are skipped unchecked, and the batch's
         /// `x` and `y` stay empty).
         public var readXY: Bool
+        /// With `readXY`: an x or y that does not parse, or is not finite, reads as nan and the
+        /// row is kept (the detector reads z; x and y only help its lean test), where otherwise
+        /// the row is malformed.
+        public var optionalXY: Bool
         /// Require a `z` column. Off for label files, which need only `t`.
         public var requireZ: Bool
         /// Longest line accepted, in bytes; callers must feed chunks longer than this.
         public var maxLineBytes: Int
 
         /// Creates options; the defaults read a sensor log strictly.
-        public init(skipBadRows: Bool = false, readXY: Bool = true, requireZ: Bool = true,
+        public init(skipBadRows: Bool = false, readXY: Bool = true, optionalXY: Bool = false, requireZ: Bool = true,
                     maxLineBytes: Int = 64 * 1024) {
             self.skipBadRows = skipBadRows
             self.readXY = readXY
+            self.optionalXY = optionalXY
             self.requireZ = requireZ
             self.maxLineBytes = maxLineBytes
         }
@@ -390,6 +395,10 @@ public struct SensorLogReader: Sendable {
         while start < end && line[start] == UInt8(ascii: " ") { start &+= 1 }
         while end > start && line[end - 1] == UInt8(ascii: " ") { end &-= 1 }
         if start == end && role == .hit { return 0 }
+        if options.optionalXY && (role == .x || role == .y) {
+            let value = DecimalParsing.parse(line + start, count: end - start, powers: powers) ?? .nan
+            return value.isFinite ? value : .nan
+        }
         guard let value = DecimalParsing.parse(line + start, count: end - start, powers: powers)
         else {
             throw .badNumber(file: fileName, line: lineNumber, column: columns[column],

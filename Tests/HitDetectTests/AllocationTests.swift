@@ -1,5 +1,6 @@
 import AllocationCounter
 import Testing
+import TestSupport
 @testable import HitDetect
 
 /// The detectors' per-sample path never allocates (docs/architecture.md, Brain audio, STYLE.md "Real time").
@@ -47,6 +48,21 @@ struct AllocationTests {
         let (counted, fired) = Self.countAllocations(&detector)
         #expect(counted == 0)
         #expect(fired > 0)
+    }
+
+    /// With x and y (the lean test learning the way and turning shakes away), still none.
+    @Test func adaptiveProcessAcrossThreeAxesDoesNotAllocate() {
+        let s = LeaningPad(rate: 250).samples()
+        var detector = AdaptiveDetector()
+        var fired = 0, felt = 0
+        allocation_counter_start()
+        for i in s.t.indices {
+            if detector.process(x: s.x[i], y: s.y[i], z: s.z[i], time: s.t[i]) != nil { fired += 1 }
+            if detector.takeFelt() != nil { felt += 1 }
+        }
+        let counted = allocation_counter_stop()
+        #expect(counted == 0)
+        #expect(fired > 0 && felt > 0)
     }
 
     /// The brain decides every hit of a crosstalk group on its network thread.
