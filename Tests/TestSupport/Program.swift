@@ -30,7 +30,10 @@ public enum Program {
         setenv("XDG_CONFIG_HOME", "/nonexistent/drumpad-tests", 1)
         // Nor the stands a brain learned and kept (drumbrain --stand-state): each test's brain
         // starts from nothing, whatever ran before it; the tests of the state file name theirs.
-        setenv("XDG_STATE_HOME", "/nonexistent/drumbrain-tests", 1)
+        // Under /dev/null, which no one can make a folder in: a brain run as root made
+        // /nonexistent/…/stands, and the brains of later tests started from what it learned
+        // (a live racktom strike cancelled as crosstalk in LiveAndReplayTests).
+        setenv("XDG_STATE_HOME", "/dev/null/drumbrain-tests", 1)
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         precondition(count > 0, "cannot read /proc/self/exe")
