@@ -22,7 +22,8 @@ import Monotonic
 ///
 /// A pair is *coupled* once it has answered `minimumResponses` strikes and at least
 /// `minimumResponseRate` of those that could show through. Before any evidence, a pair is assumed
-/// coupled up to `priorCoupling`, so the first strikes are already judged.
+/// coupled up to `priorCoupling` (less from a faster sensor to a slower one: `priorCoupling(_:)`),
+/// so the first strikes are already judged.
 ///
 /// A hit is crosstalk when the hits on other pads around it explain its strength (`Bound`): each
 /// coupled pair's `margin` × coupling × source strength, added up, plus the receiver's softest
@@ -191,12 +192,23 @@ public struct StandModel: Sendable {
 
     /// The coupling used for decisions on `pair` now, and whether it is learned (coupled).
     public func coupling(_ key: PairKey) -> (value: Double, coupled: Bool) {
-        guard let pair = pairs[key] else { return (configuration.priorCoupling, false) }
+        let prior = priorCoupling(key)
+        guard let pair = pairs[key] else { return (prior, false) }
         if let estimate = pair.estimate, pair.responses >= Double(configuration.minimumResponses) - 0.01,
            pair.responseRate >= configuration.minimumResponseRate {
             return (estimate * configuration.margin, true)
         }
-        return (min(configuration.priorCoupling, pair.upper), false)
+        return (min(prior, pair.upper), false)
+    }
+
+    /// The coupling assumed for `key` before any evidence: `priorCoupling`, lowered where the
+    /// source's sensor is faster than the receiver's (their period ratio to `rateExponent`, as
+    /// `candidateRatio` raises it the other way). A 1.6 kHz pad reads a shock nearly whole and
+    /// a 100 Hz one a tenth to a third of it, so what a 1.6 kHz hit can cause on a 100 Hz pad,
+    /// read there, is a fraction of the 1.6 kHz reading.
+    func priorCoupling(_ key: PairKey) -> Double {
+        let faster = Double(periods[key.source]) / Double(max(periods[key.receiver], 1))
+        return faster < 1 ? configuration.priorCoupling * pow(faster, configuration.rateExponent) : configuration.priorCoupling
     }
 
     /// The window, µs, within which a strike on `source` can cause a hit on `receiver`: from the

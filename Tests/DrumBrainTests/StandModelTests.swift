@@ -113,6 +113,24 @@ struct StandModelTests {
         #expect(stands.model.couplings.isEmpty)
     }
 
+    /// Before anything is learned, a 1.6 kHz pad's hit explains only a little of itself on a
+    /// 100 Hz pad (the prior lowered by their rates): a 1.6 kHz sensor reads a shake nearly
+    /// whole, a 100 Hz one a fraction of it. On a stand mixing them, the idle 1.6 kHz ride's
+    /// crosstalk of a floortom strike, played first at 0.9 g, cancelled the strike itself, read
+    /// at 0.12 g. The other way the prior is as between pads of one rate.
+    @Test func aFastPadsHitExplainsLittleOfASlowPadsStrikeBeforeAnythingIsLearned() {
+        let mixed = StandCrosstalk()
+        _ = mixed.decide(padKey: "ride", rateHz: 1600, strikeMicros: 10_000_000, arrivalMicros: 10_001_000, strength: 0.9, id: 1)
+        let strike = mixed.decide(padKey: "floortom", rateHz: 100, strikeMicros: 10_001_000, arrivalMicros: 10_030_000,
+                                  strength: 0.12, id: 2)
+        #expect(strike != .crosstalk)
+        let other = StandCrosstalk()
+        _ = other.decide(padKey: "floortom", rateHz: 100, strikeMicros: 10_000_000, arrivalMicros: 10_025_000, strength: 1.0, id: 1)
+        let crosstalk = other.decide(padKey: "ride", rateHz: 1600, strikeMicros: 10_001_000, arrivalMicros: 10_026_000,
+                                     strength: 0.25, id: 2)
+        #expect(crosstalk == .crosstalk)
+    }
+
     /// A flam's grace note comes before its main stroke, 20 ms ahead on a coupled neighbour:
     /// crosstalk cannot come before its cause, so it plays.
     @Test func aFlamsGraceNoteBeforeTheMainStrokePlays() {
