@@ -24,7 +24,7 @@ struct AxisOptions: ParsableArguments {
 
 extension Axis {
     /// Puts this axis' values where the detectors read (`z`) in a batch read with x and y, and
-    /// the other two axes in x and y, in order (`InputSample.across`).
+    /// the other two axes in x and y, in order (`SensorSample.across`).
     func select(in batch: inout SensorBatch) {
         guard self != .z else { return }
         precondition(batch.x.count == batch.count && batch.y.count == batch.count, "select needs a batch read with x and y")

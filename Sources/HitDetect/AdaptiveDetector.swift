@@ -67,9 +67,10 @@ import Glibc
 ///   every time, while what comes through the stand (a cymbal's bump, a neighbour's crosstalk)
 ///   moves it the way the stand sways. The pad's own hits of 1.5 g and more (no push reaches it)
 ///   teach that way across x, y and z (`strikeLean`: their mean, each weighed 1/16 once sixteen
-///   have taught it; learned at every rate) and how far they stray from it; once eight have, a candidate under `pushMaximumG` whose motion at its
-///   peak lies off that way by more than `leanShare` (0.15) of its part along it, or three times
-///   the strikes' own stray if more, plus the noise, is a push: felt, as the rebound test's.
+///   have taught it; learned at every rate) and how far they stray from it. Once eight have, a
+///   candidate under `pushMaximumG` whose motion at its peak lies off that way by more than
+///   `leanShare` (0.15) of its part along it, or three times the strikes' own stray if more,
+///   plus the noise, is a push: felt, as the rebound test's.
 ///   Where the strikes stray widely, or the sensor gives z alone, it turns nothing away. On the
 ///   simulated stands' bumps scenario (a cymbal on a played 250 Hz snare's stand, seeds 1–8) the
 ///   worst F1 went from 0.957–0.978 to 0.958–0.994, and on fresh seeds 9–16 from 0.953–0.976 to
