@@ -120,7 +120,7 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "HitDetectTests", dependencies: ["HitDetect", "AllocationCounter", "TestSupport"]),
         // Runs executables and system tools from tests.
-        .target(name: "TestSupport", dependencies: ["Monotonic"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Monotonic", "HitDetect"], path: "Tests/TestSupport"),
         // swift-crypto only to check the pairing key's own HMAC-SHA256 against.
         .testTarget(name: "DrumNetTests", dependencies: ["DrumNet", "LinkedLibraries", "Monotonic", "TestSupport", "AllocationCounter",
                                                          .product(name: "Crypto", package: "swift-crypto")]),

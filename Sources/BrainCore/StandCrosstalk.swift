@@ -75,13 +75,14 @@ public final class StandCrosstalk: Sendable {
             s.waiting.removeAll { takeBack.contains($0.id) }
             s.model.markCrosstalk(takeBack)
             s.takenBack += queued.count
-            guard let hold = s.model.hold(for: pad, strength: strength) else {
-                return felt ? .felt(takeBack: queued) : .play(holdMicros: 0, takeBack: queued)
+            var holdMicros: Int64 = 0
+            if let hold = s.model.hold(for: pad, strength: strength) {
+                let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
+                let until = max(arrivalMicros.saturatingAdd(hold), starts)
+                s.waiting.append((id, pad, strikeMicros, strength, until, felt))
+                holdMicros = until.saturatingSubtract(starts)
             }
-            let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
-            let until = max(arrivalMicros.saturatingAdd(hold), starts)
-            s.waiting.append((id, pad, strikeMicros, strength, until, felt))
-            return felt ? .felt(takeBack: queued) : .play(holdMicros: until.saturatingSubtract(starts), takeBack: queued)
+            return felt ? .felt(takeBack: queued) : .play(holdMicros: holdMicros, takeBack: queued)
         }
         for (source, receiver, coupling) in found { onStandFound(source, receiver, coupling) }
         return decision

@@ -207,8 +207,13 @@ public struct StandModel: Sendable {
     /// a 100 Hz one a tenth to a third of it, so what a 1.6 kHz hit can cause on a 100 Hz pad,
     /// read there, is a fraction of the 1.6 kHz reading.
     func priorCoupling(_ key: PairKey) -> Double {
-        let faster = Double(periods[key.source]) / Double(max(periods[key.receiver], 1))
+        let faster = periodRatio(key.source, key.receiver)
         return faster < 1 ? configuration.priorCoupling * pow(faster, configuration.rateExponent) : configuration.priorCoupling
+    }
+
+    /// The source's sample period over the receiver's: over 1 where the receiver's sensor is faster.
+    private func periodRatio(_ source: Int, _ receiver: Int) -> Double {
+        Double(periods[source]) / Double(max(periods[receiver], 1))
     }
 
     /// The window, µs, within which a strike on `source` can cause a hit on `receiver`: from the
@@ -269,7 +274,7 @@ public struct StandModel: Sendable {
     /// low-pass a tenth to a third of it, so crosstalk read at 1.6 kHz of a strike read at
     /// 100 Hz can be as strong as the strike.
     func candidateRatio(_ source: Int, _ receiver: Int) -> Double {
-        let faster = Double(periods[source]) / Double(max(periods[receiver], 1))
+        let faster = periodRatio(source, receiver)
         return faster > 1 ? configuration.candidateRatio * pow(faster, configuration.rateExponent) : configuration.candidateRatio
     }
 

@@ -372,8 +372,7 @@ struct PacedReplay {
                 }
                 let due = origin!.micros + Int64(((t - origin!.t) * 1e6).rounded())
                 MonotonicClock.sleep(untilMicros: due)
-                let across = batch.x.count == batch.count && batch.y.count == batch.count ? (batch.x[i], batch.y[i]) : (.nan, .nan)
-                sample(across, batch.z[i], t, due)
+                sample((batch.x[i], batch.y[i]), batch.z[i], t, due)  // read with x and y (evemu's always are)
                 count += 1
             }
         }

@@ -261,9 +261,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let c = configuration
         let dt = max(time - previousTime, 1e-6)
         previousTime = time
-        level += min(dt / Self.levelSeconds, 1) * (z - level)
-        crossLevel.x += min(dt / Self.levelSeconds, 1) * (x - crossLevel.x)
-        crossLevel.y += min(dt / Self.levelSeconds, 1) * (y - crossLevel.y)
+        let levelStep = min(dt / Self.levelSeconds, 1)
+        level += levelStep * (z - level)
+        crossLevel.x += levelStep * (x - crossLevel.x)
+        crossLevel.y += levelStep * (y - crossLevel.y)
         if !crossLevel.x.isFinite || !crossLevel.y.isFinite { crossLevel = (x, y) }
         let lean = Lean(x: x - crossLevel.x, y: y - crossLevel.y, z: z - level)
         let previousH = shock.h  // the sample before's, signed
@@ -506,7 +507,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// vectors so far, weighed 1/16 each once `leanHeld` have taught it; and how far each lay
     /// from the way taught before it (the first, from none), likewise averaged.
     private mutating func learnLean(_ lean: Lean) {
-        let size = (lean.x * lean.x + lean.y * lean.y + lean.z * lean.z).squareRoot()
+        let size = lean.length
         guard size > 0, size.isFinite else { return }
         let sign: Double = lean.z < 0 ? -1 : 1
         let u = Lean(x: sign * lean.x / size, y: sign * lean.y / size, z: sign * lean.z / size)
@@ -518,7 +519,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let weight = 1 / Double(strikeLeans)
         let d = strikeLeans == 1 ? u : Lean(x: strikeLean.x + weight * (u.x - strikeLean.x), y: strikeLean.y + weight * (u.y - strikeLean.y),
                                               z: strikeLean.z + weight * (u.z - strikeLean.z))
-        let norm = (d.x * d.x + d.y * d.y + d.z * d.z).squareRoot()
+        let norm = d.length
         guard norm > 0 else { return }
         strikeLean = Lean(x: d.x / norm, y: d.y / norm, z: d.z / norm)
     }
@@ -692,7 +693,9 @@ struct Lean: Sendable {
     /// This lean's part along the unit vector `way`, and the size of the rest.
     func split(along way: Lean) -> (along: Double, off: Double) {
         let along = x * way.x + y * way.y + z * way.z
-        let (px, py, pz) = (x - along * way.x, y - along * way.y, z - along * way.z)
-        return (along, (px * px + py * py + pz * pz).squareRoot())
+        return (along, Lean(x: x - along * way.x, y: y - along * way.y, z: z - along * way.z).length)
     }
+
+    /// Its size, g.
+    var length: Double { (x * x + y * y + z * z).squareRoot() }
 }

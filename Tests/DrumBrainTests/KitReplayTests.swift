@@ -5,7 +5,7 @@ import TestSupport
 
 /// `KitReplay`, the offline brain, on the simulated stand `Tests/Fixtures/stands/kit4-seed101`.
 struct KitReplayTests {
-    static let folder = Program.repositoryRoot + "/Tests/Fixtures/stands/kit4-seed101/"
+    static let folder = KitReplayCommandTests.folder
 
     /// A pad whose drum the kit lacks still shakes its stand, and its hits are judged as any
     /// pad's: the stands decide every hit exactly as when the kit has all four drums, the hits
@@ -13,11 +13,11 @@ struct KitReplayTests {
     /// the one number 0, so taking one back as crosstalk marked them all; with only the snare in
     /// the kit, 1 hit was decided otherwise.)
     @Test func padsOnDrumsTheKitLacksAreJudgedAsAnyPad() throws {
-        let pads = try ["snare", "racktom", "floortom", "ride"].map { name in
+        let pads = try KitReplayCommandTests.pads.map { name in
             let found = try PadLogDetection.detect(path: Self.folder + name + ".csv", kind: .adaptive)
             return KitReplay.Pad(name: name, drum: name, rateHz: found.rateHz, hits: found.hits)
         }
-        let whole = KitReplay.run(pads, drums: ["snare", "racktom", "floortom", "ride"])
+        let whole = KitReplay.run(pads, drums: KitReplayCommandTests.pads)
         let snareOnly = KitReplay.run(pads, drums: ["snare"])
         #expect(whole.decisions.count == snareOnly.decisions.count)
         let outcomes = whole.decisions.map(\.outcome)

@@ -46,14 +46,11 @@ struct ReplayCommandTests {
         #expect(run.stderr.contains("\(rows.count) of \(rows.count) strikes found, 0 false hits"))
     }
 
-    /// A 1.6 kHz log (the corpus's ADXL345 groove): the accents, 4–8 g, play below velocity 1
-    /// and in order at the adaptive detector's fast-rate full scale; `--velocity-full-scale 3`
-    /// is the user's to choose, and then they reach 1.
     /// A pad alone on a stand whose cymbal bumps it 0.15-1 g every 0.3-1.5 s (20 s, 250 Hz,
     /// `Tests/Fixtures/stands/idle-bumps-seed103`): the pad feels nearly every bump as a push
     /// through the stand and says so; few fire (2 here; 23 before the rebound test).
     @Test func aBumpedPadFeelsTheBumpsAndSaysSo() throws {
-        let log = "Tests/Fixtures/stands/idle-bumps-seed103/pad.csv"
+        let log = Program.repositoryRoot + "/Tests/Fixtures/stands/idle-bumps-seed103/pad.csv"
         let run = Program.run("drumpad", ["replay", log])
         #expect(run.status == 0, "\(run.stderr)")
         let hits = Self.hitRows(run.stdout).count
@@ -63,6 +60,9 @@ struct ReplayCommandTests {
         #expect(hits <= 3 && felt >= 18, "\(hits) hits, \(felt) felt")
     }
 
+    /// A 1.6 kHz log (the corpus's ADXL345 groove): the accents, 4–8 g, play below velocity 1
+    /// and in order at the adaptive detector's fast-rate full scale; `--velocity-full-scale 3`
+    /// is the user's to choose, and then they reach 1.
     @Test func aFastSensorsAccentsKeepTheirVelocityUnlessAFullScaleIsGiven() {
         let log = Program.repositoryRoot + "/Tests/Fixtures/corpus/adxl345-groove.csv"
         func velocities(_ extra: [String]) -> [Double] {

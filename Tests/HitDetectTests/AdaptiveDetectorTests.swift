@@ -1,20 +1,13 @@
 import Foundation
 import HitDetect
 import Testing
+import TestSupport
 
 /// The adaptive detector on the sensors that defeat the default one (issue 3): a 1.6 kHz part
 /// whose board rings after each strike, a 100 Hz stream playing a fast roll, and idle noise.
 struct AdaptiveDetectorTests {
     /// A deterministic generator (xorshift), so the tests are the same on every run.
-    struct Noise {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        mutating func next() -> Double {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return Double(state % 2_000_001) / 1_000_000 - 1  // −1...1
-        }
-    }
+    typealias Noise = TestSupport.Noise
 
     /// z at `rate` Hz for `seconds`: 1 g of gravity, noise of `noise` g, and for each strike a
     /// shock of its amplitude followed by ringing at `ringHz` decaying over `ringMs`.

@@ -1,6 +1,7 @@
 import Foundation
 import HitDetect
 import Testing
+import TestSupport
 
 /// The adaptive detector's rebound test at 200–250 Hz (issue 26): a cymbal on the pad's stand
 /// pushes the pad through the stand, up to about 1 g, and that push must not fire; ghost notes
@@ -23,13 +24,8 @@ struct FeltPushTests {
     static func signal(rate: Double, seconds: Double, gravity: Double, up: Double, events: [Event],
                        swingBack: Double = 0.6) -> (z: [Double], t: [Double]) {
         let fine = 8000.0
-        // Butterworth low-pass by the bilinear transform.
-        let cutoff = 0.4 * rate
-        let k = tan(Double.pi * cutoff / fine), norm = 1 / (1 + 2.0.squareRoot() * k + k * k)
-        let b0 = k * k * norm, b1 = 2 * b0, b2 = b0
-        let a1 = 2 * (k * k - 1) * norm, a2 = (1 - 2.0.squareRoot() * k + k * k) * norm
-        var x1 = gravity, x2 = gravity, y1 = gravity, y2 = gravity
-        var random = AdaptiveDetectorTests.Noise(state: 0x2545_F491_4F6C_DD1D)
+        var lowPass = SensorLowPass(cutoff: 0.4 * rate, rate: fine, initial: gravity)
+        var random = Noise(state: 0x2545_F491_4F6C_DD1D)
         var z: [Double] = [], t: [Double] = []
         let step = Int((fine / rate).rounded())
         for i in 0..<Int(seconds * fine) {
@@ -38,10 +34,7 @@ struct FeltPushTests {
             for event in events {
                 switch event {
                 case .strike(let onset, let amplitude) where time >= onset && time < onset + 0.15:
-                    let age = time - onset
-                    if age < 0.002 { motion -= amplitude * sin(.pi * age / 0.002) }
-                    let swing = age - 0.002
-                    if swing >= 0 { motion += swingBack * amplitude * sin(2 * .pi * 40 * swing) * exp(-swing / 0.02) }
+                    motion += strikeMotion(age: time - onset, amplitude: amplitude, swingBack: swingBack)
                 case .push(let onset, let peak, let width) where time >= onset && time < onset + 0.3:
                     let age = time - onset
                     if age < width { motion -= peak * 0.5 * (1 - cos(2 * .pi * age / width)) }
@@ -51,9 +44,7 @@ struct FeltPushTests {
                     break
                 }
             }
-            let x = gravity + up * motion
-            let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
-            (x2, x1, y2, y1) = (x1, x, y1, y)
+            let y = lowPass.filter(gravity + up * motion)
             if i % step == 0 {
                 z.append(y + 0.004 * random.next())
                 t.append(time)

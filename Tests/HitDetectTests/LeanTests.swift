@@ -8,20 +8,19 @@ import TestSupport
 /// shakes here have the very shape of a strike in z (so the rebound test passes them); only their
 /// way differs (`LeaningPad`).
 struct LeanTests {
-    /// The hits and felt pushes of `detector` over `pad`'s samples, with x and y or z alone.
+    /// The hits and felt pushes of `detector` over `pad`'s samples, as a batch with x and y
+    /// or z alone.
     static func run(_ detector: inout AdaptiveDetector, _ pad: LeaningPad, withXY: Bool = true) -> (hits: [Hit], felt: [Hit]) {
         let s = pad.samples()
-        var hits: [Hit] = [], felt: [Hit] = []
-        for i in s.t.indices {
-            let hit = withXY ? detector.process(x: s.x[i], y: s.y[i], z: s.z[i], time: s.t[i]) : detector.process(z: s.z[i], time: s.t[i])
-            if let hit { hits.append(hit) } else if let push = detector.takeFelt() { felt.append(push) }
-        }
-        return (hits, felt)
+        var batch = SensorBatch()
+        for i in s.t.indices { batch.append(time: s.t[i], x: s.x[i], y: s.y[i], z: s.z[i]) }
+        if !withXY { (batch.x, batch.y) = ([], []) }
+        var hits: [Hit] = [], firedAt: [Int] = [], felt: [(hit: Hit, at: Int)] = []
+        detector.detect(batch, into: &hits, firedAt: &firedAt, felt: &felt)
+        return (hits, felt.map(\.hit))
     }
 
-    static func near(_ times: [Double], _ time: Double) -> Bool {
-        times.contains { abs($0 - time) <= 0.012 }
-    }
+    static func near(_ times: [Double], _ time: Double) -> Bool { FeltPushTests.near(times, time) }
 
     /// Counts: loud strikes and ghost notes played, shakes played, shakes felt.
     static func tally(_ pad: LeaningPad, _ result: (hits: [Hit], felt: [Hit])) -> (strikes: Int, shakes: Int, felt: Int) {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import HitDetect
 
 /// A pad on a stand that strikes and stand shakes move in different directions (the adaptive
 /// detector's lean test): each event is a stick's strike as a sensor sees it at 200–250 Hz (a
@@ -51,45 +49,24 @@ public struct LeaningPad: Sendable {
             events.append((time, 0.4 + 0.6 * Double(k % 4) / 3, standWay.x, standWay.y))
         }
         let fine = 8000.0
-        let k = tan(Double.pi * 0.4 * rate / fine), norm = 1 / (1 + 2.0.squareRoot() * k + k * k)
-        let b0 = k * k * norm, b1 = 2 * b0, b2 = b0
-        let a1 = 2 * (k * k - 1) * norm, a2 = (1 - 2.0.squareRoot() * k + k * k) * norm
-        typealias State = (x1: Double, x2: Double, y1: Double, y2: Double)
-        var filters: [State] = [(0, 0, 0, 0), (0, 0, 0, 0), (1, 1, 1, 1)]
-        var noise: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next() -> Double {
-            noise ^= noise << 13
-            noise ^= noise >> 7
-            noise ^= noise << 17
-            return Double(noise % 2_000_001) / 1_000_000 - 1
-        }
+        var lowPasses = (SensorLowPass(cutoff: 0.4 * rate, rate: fine), SensorLowPass(cutoff: 0.4 * rate, rate: fine),
+                         SensorLowPass(cutoff: 0.4 * rate, rate: fine, initial: 1))
+        var noise = Noise(state: 0x2545_F491_4F6C_DD1D)
         var out: (t: [Double], x: [Double], y: [Double], z: [Double]) = ([], [], [], [])
         let step = Int((fine / rate).rounded())
         for i in 0..<Int(seconds * fine) {
             let time = Double(i) / fine
             var motion = (x: 0.0, y: 0.0, z: 0.0)
             for event in events where time >= event.time && time < event.time + 0.15 {
-                let age = time - event.time
-                var m = 0.0
-                if age < 0.002 { m -= event.amplitude * sin(.pi * age / 0.002) }
-                let swing = age - 0.002
-                if swing >= 0 { m += 0.6 * event.amplitude * sin(2 * .pi * 40 * swing) * exp(-swing / 0.02) }
+                let m = strikeMotion(age: time - event.time, amplitude: event.amplitude)
                 motion = (motion.x + event.dx * m, motion.y + event.dy * m, motion.z + m)
             }
-            let inputs = [motion.x, motion.y, 1 + motion.z]
-            var filtered = [0.0, 0.0, 0.0]
-            for axis in 0..<3 {
-                var f = filters[axis]
-                let value = b0 * inputs[axis] + b1 * f.x1 + b2 * f.x2 - a1 * f.y1 - a2 * f.y2
-                (f.x2, f.x1, f.y2, f.y1) = (f.x1, inputs[axis], f.y1, value)
-                filters[axis] = f
-                filtered[axis] = value
-            }
+            let filtered = (lowPasses.0.filter(motion.x), lowPasses.1.filter(motion.y), lowPasses.2.filter(1 + motion.z))
             if i % step == 0 {
                 out.t.append(time)
-                out.x.append(filtered[0] + 0.004 * next())
-                out.y.append(filtered[1] + 0.004 * next())
-                out.z.append(filtered[2] + 0.004 * next())
+                out.x.append(filtered.0 + 0.004 * noise.next())
+                out.y.append(filtered.1 + 0.004 * noise.next())
+                out.z.append(filtered.2 + 0.004 * noise.next())
             }
         }
         return out
@@ -100,9 +77,9 @@ public struct LeaningPad: Sendable {
         let s = samples()
         var text = "# drumpad sensor log v1\n# device: simulated pad (TestSupport.LeaningPad)\n# rate_hz: \(Int(rate))\n"
         text += withXY ? "t,x,y,z\n" : "t,z\n"
+        func six(_ value: Double) -> String { DecimalFormatting.string(value, decimals: 6) }
         for i in s.t.indices {
-            let t = String(format6(s.t[i]))
-            text += withXY ? "\(t),\(format6(s.x[i])),\(format6(s.y[i])),\(format6(s.z[i]))\n" : "\(t),\(format6(s.z[i]))\n"
+            text += withXY ? "\(six(s.t[i])),\(six(s.x[i])),\(six(s.y[i])),\(six(s.z[i]))\n" : "\(six(s.t[i])),\(six(s.z[i]))\n"
         }
         return text
     }
@@ -110,14 +87,5 @@ public struct LeaningPad: Sendable {
     /// A per-event stray within ±`strikeStray`, the same on every run.
     private func stray(_ k: Int) -> Double {
         strikeStray * (Double((k * 7) % 5) / 2 - 1)
-    }
-
-    /// `value` with six decimals.
-    private func format6(_ value: Double) -> String {
-        let scaled = (value * 1e6).rounded()
-        let sign = scaled < 0 ? "-" : ""
-        let whole = Int64(abs(scaled))
-        let fraction = String(whole % 1_000_000)
-        return sign + String(whole / 1_000_000) + "." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 }

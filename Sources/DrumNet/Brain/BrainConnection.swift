@@ -214,12 +214,10 @@ public struct BrainConnection: Sendable {
                 latency = plausibleLatency(nowMicros: nowMicros, padMicros: padTime, offsetMicros: offset)
                 if let latency {
                     if !hit.felt { statistics.latencyMicros.add(latency) }
-                } else if hit.felt {
-                    // Only for learning the stands, which an implausible time cannot serve.
-                    statistics.refusedTimes += 1
-                    return
                 } else {
                     statistics.refusedTimes += 1
+                    // A felt push is only for learning the stands, which an implausible time cannot serve.
+                    guard !hit.felt else { return }
                     actions.append(.notice("hit time refused: pad time \(padTime) µs with clock offset \(offset) µs "
                                            + "is not within \(limits.maxLatencyMicros / 1_000_000) s of the brain's "
                                            + "clock; the hit plays untimed"))
