@@ -48,7 +48,8 @@ struct ReplayCommandTests {
 
     /// A pad alone on a stand whose cymbal bumps it 0.15-1 g every 0.3-1.5 s (20 s, 250 Hz,
     /// `Tests/Fixtures/stands/idle-bumps-seed103`): the pad feels nearly every bump as a push
-    /// through the stand and says so; few fire (2 here; 23 before the rebound test).
+    /// through the stand and says so; none fires (2 did before the felt ceiling, 23 before the
+    /// rebound test).
     @Test func aBumpedPadFeelsTheBumpsAndSaysSo() throws {
         let log = Program.repositoryRoot + "/Tests/Fixtures/stands/idle-bumps-seed103/pad.csv"
         let run = Program.run("drumpad", ["replay", log])
@@ -57,7 +58,7 @@ struct ReplayCommandTests {
         let felt = try #require(run.stderr.firstMatch(of: #/; (\d+) pushes felt through the stand, not hits/#).flatMap { Int($0.1) },
                                 "\(run.stderr)")
         #expect(run.stderr.contains(": \(hits) hits; \(felt) pushes"), "\(run.stderr)")
-        #expect(hits <= 3 && felt >= 18, "\(hits) hits, \(felt) felt")
+        #expect(hits == 0 && felt >= 20, "\(hits) hits, \(felt) felt")
     }
 
     /// A 1.6 kHz log (the corpus's ADXL345 groove): the accents, 4–8 g, play below velocity 1

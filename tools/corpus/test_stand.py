@@ -25,6 +25,8 @@ FIXTURE_RUNS = [
     (["--scenarios", "kit4", "--seed", "101", "--seconds", "20", "--profile", "dualsense"], "kit4-seed101"),
     (["--scenarios", "mixed-rates", "--seed", "102", "--seconds", "20"], "mixed-rates-seed102"),
     (["--scenarios", "idle-bumps", "--seed", "103", "--seconds", "20", "--profile", "dualsense"], "idle-bumps-seed103"),
+    (["--scenarios", "idle-bumps", "--seed", "104", "--seconds", "20", "--profile", "joycon"], "idle-bumps-seed104"),
+    (["--scenarios", "idle-bumps", "--seed", "105", "--seconds", "20", "--profile", "phone"], "idle-bumps-seed105"),
 ]
 
 
