@@ -143,6 +143,63 @@ struct StandModelTests {
         #expect(Self.decide(stands, "a", 10_020, 3.5, id: id) != .crosstalk)   // the main stroke
     }
 
+    /// At 100 Hz both onsets are dated to a 10 ms sample, a strong strike's often a sample late:
+    /// crosstalk dated up to one and a half periods + 1 ms (16 ms) before its cause is taken
+    /// back, and a flam's grace note dated 18 ms before its main stroke plays (with two periods
+    /// + 1 ms, 21 ms, it was taken back as the main stroke's crosstalk).
+    @Test func atAHundredHzAGraceNoteDatedOverOneAndAHalfPeriodsAheadPlays() {
+        func decide(_ stands: StandCrosstalk, _ pad: String, _ ms: Double, _ strength: Double, id: UInt32,
+                    arrivalMs: Double) -> StandCrosstalk.Decision {
+            stands.decide(padKey: pad, rateHz: 100, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64(arrivalMs * 1000),
+                          strength: strength, id: id)
+        }
+        for (lead, takenBack) in [(18.0, false), (14.0, true)] {
+            let stands = StandCrosstalk()
+            var id: UInt32 = 0
+            for k in 0..<30 {  // a → b at 6 %
+                let t = Double(k) * 250
+                id += 1
+                _ = decide(stands, "a", t, 3, id: id, arrivalMs: t + 30)
+                id += 1
+                _ = decide(stands, "b", t + 1, 0.18, id: id, arrivalMs: t + 31)
+            }
+            id += 1
+            let early = id
+            guard case .play = decide(stands, "b", 10_000, 0.3, id: early, arrivalMs: 10_025) else {
+                Issue.record("\(lead) ms ahead: the weak hit was not held")
+                continue
+            }
+            id += 1
+            let main = decide(stands, "a", 10_000 + lead, 3.5, id: id, arrivalMs: 10_030)
+            #expect(main == .play(holdMicros: 0, takeBack: takenBack ? [early] : []), "\(lead) ms ahead: \(main)")
+        }
+    }
+
+    /// A 1.6 kHz pad dates its hits closely, so its crosstalk of a 100 Hz pad's strike shows
+    /// the slow pad's lateness whole: dated 18 ms before the strike, it is still taken back.
+    @Test func aFastPadsCrosstalkDatedAheadOfASlowPadsStrikeIsTakenBack() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        for k in 0..<30 {  // floortom (100 Hz) → ride (1.6 kHz) at 6 %
+            let t = Int64(k) * 250_000
+            id += 1
+            _ = stands.decide(padKey: "floortom", rateHz: 100, strikeMicros: t, arrivalMicros: t + 30_000, strength: 3, id: id)
+            id += 1
+            _ = stands.decide(padKey: "ride", rateHz: 1600, strikeMicros: t + 1_000, arrivalMicros: t + 5_000, strength: 0.18, id: id)
+        }
+        id += 1
+        let early = id
+        guard case .play = stands.decide(padKey: "ride", rateHz: 1600, strikeMicros: 10_000_000, arrivalMicros: 10_025_000,
+                                         strength: 0.3, id: early) else {
+            Issue.record("the weak hit was not held")
+            return
+        }
+        id += 1
+        let strike = stands.decide(padKey: "floortom", rateHz: 100, strikeMicros: 10_018_000, arrivalMicros: 10_030_000,
+                                   strength: 3.5, id: id)
+        #expect(strike == .play(holdMicros: 0, takeBack: [early]))
+    }
+
     /// Crosstalk that arrives before the strike that caused it (a slower detector on the struck
     /// pad) waits at most one sensor period + 1 ms, and the strike, arriving in time, takes it back.
     @Test func crosstalkArrivingFirstWaitsAndIsTakenBack() {
