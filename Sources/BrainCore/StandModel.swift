@@ -28,8 +28,9 @@ import Monotonic
 /// A hit is crosstalk when the hits on other pads around it explain its strength (`Bound`): each
 /// coupled pair's `margin` × coupling × source strength, added up, plus the receiver's softest
 /// hit (`floorAllowance`) for its own noise; the prior counts once, for the strongest neighbour.
-/// The window is on strike times (one clock): one and a half sensor periods before the source,
-/// to the stand's lag, two periods and its ringing after, then `ringTailMicros` more at
+/// The window is on strike times (one clock): one and a half sensor periods before the source
+/// (two where the receiver's sensor is the faster), to the stand's lag, two periods and its
+/// ringing after, then `ringTailMicros` more at
 /// `ringTailShare` of the coupling.
 ///
 /// Forgetting: every learned value decays towards the prior with each new strike of its source
@@ -230,7 +231,7 @@ public struct StandModel: Sendable {
     /// dated up to 20.7 ms before it).
     func window(_ source: Int, _ receiver: Int) -> (before: Int64, after: Int64) {
         let period = max(periods[source], periods[receiver])
-        let before = periods[receiver] < periods[source] ? 2 * period + 1_000 : 3 * period / 2 + 1_000
+        let before = periodRatio(source, receiver) > 1 ? 2 * period + 1_000 : 3 * period / 2 + 1_000
         return (before, configuration.lagMicros + 2 * period + 1_000 + configuration.ringMicros)
     }
 

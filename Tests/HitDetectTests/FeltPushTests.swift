@@ -254,7 +254,7 @@ struct FeltCeilingTests {
         #expect(all.filter { $0.time > judged }.count >= 4, "\(fixture), ceiling off: hits at \(all.map(\.time))")
     }
 
-    /// The same bumps, then a strike of 6 g: the pad is played, and from then on every ghost
+    /// The same bumps, then two strikes of 10 g: the pad is played, and from then on every ghost
     /// note of 1.2–2 g plays among the bumps, as without the ceiling.
     @Test(arguments: [100.0, 250.0])
     func aStrikeShowsThePadIsPlayedAndItsGhostNotesPlay(rate: Double) {
@@ -313,5 +313,39 @@ struct FeltCeilingTests {
         #expect(after.allSatisfy { FeltPushTests.near(hits.map(\.time), $0) }, "hits at \(hits.map(\.time))")
         #expect(ghosts.filter { FeltPushTests.near(hits.map(\.time), $0) }.count >= ghosts.count - 1, "hits at \(hits.map(\.time))")
         for push in felt { #expect(FeltPushTests.near(pushes + ghosts, push.time), "felt at \(push.time)") }
+    }
+
+    /// A pad bumped before anyone plays it (14 bumps of 0.15–1 g), then played: strikes of 3, 4
+    /// and 6 g, 0.4 s apart. Every one plays at 200 and 250 Hz, and all but the first at 100 Hz
+    /// (a 3 g strike reads 0.45 g there, under 1.5 × the strongest push felt). The ceiling rises
+    /// only with pushes the other tests turned away, never with a candidate it held itself
+    /// (raised by the strikes it held at 100 Hz, it held every one).
+    @Test(arguments: [100.0, 200.0, 250.0])
+    func aBumpedPadThenPlayedPlaysItsStrikes(rate: Double) {
+        var events = Self.bumps(from: 0.5, count: 14)
+        let strikes = (0..<16).map { 12.0 + 0.4 * Double($0) }
+        events += strikes.enumerated().map { .strike(time: $1, amplitude: [3.0, 4.0, 6.0][$0 % 3]) }
+        let signal = FeltPushTests.signal(rate: rate, seconds: 19, gravity: 1, up: 1, events: events)
+        var detector = AdaptiveDetector()
+        let (hits, felt) = FeltPushTests.run(&detector, signal)
+        #expect(felt.filter { $0.time < 12 }.count >= 8, "\(rate) Hz: felt at \(felt.map(\.time))")
+        let played = strikes.filter { FeltPushTests.near(hits.map(\.time), $0) }
+        #expect(played.count >= (rate < 150 ? 15 : 16), "\(rate) Hz: hits at \(hits.map(\.time))")
+        #expect(played.contains(strikes[1]) && played.count == hits.filter { $0.time > 11.9 }.count, "\(rate) Hz: hits at \(hits.map(\.time))")
+    }
+
+    /// Pushes of 1.2 g over 10 ms read about 1 g at 250 Hz, so 1.5 × the strongest reaches
+    /// past 1.45 g; strikes of 3.5 g, read at about 1.4 g, are never held for pushes (nothing
+    /// over 1.2 g is), and show the pad played.
+    @Test func aHitOfOnePointTwoGIsNeverHeld() {
+        var events: [Event] = (0..<6).map { .push(time: 0.5 + 0.5 * Double($0), peak: 1.2, width: 0.010) }
+        let strikes = (0..<6).map { 4.0 + 0.4 * Double($0) }
+        events += strikes.map { .strike(time: $0, amplitude: 3.5) }
+        let signal = FeltPushTests.signal(rate: 250, seconds: 7, gravity: 1, up: 1, events: events)
+        var detector = AdaptiveDetector()
+        let (hits, felt) = FeltPushTests.run(&detector, signal)
+        let strongest = felt.map(\.strength).max() ?? 0
+        #expect(strongest * 1.5 > 1.45, "pushes felt at \(felt.map(\.strength))")
+        #expect(hits.allSatisfy { $0.strength >= 1.2 } && hits.count == strikes.count, "hits \(hits.map { ($0.time, $0.strength) })")
     }
 }
