@@ -105,6 +105,7 @@ public func serveFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 case .crosstalk: checkPrintable(BrainLines.crosstalk(result, takenBack: false))
                 case .unknownDrum: checkPrintable(BrainLines.unknown(result, kitDrums: drums.names))
                 case .queueFull: checkPrintable(BrainLines.dropped(result, reason: "queue_full"))
+                case .felt: break  // a push felt through the stand: learned from, never played or shown
                 }
             case .notice(let text):
                 checkPrintable(text)
