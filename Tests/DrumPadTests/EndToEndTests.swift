@@ -119,6 +119,10 @@ struct EndToEndTests {
         withKnownIssue("the functional failure") {
             whereTheMachineMayStall { attempt in
                 runs += 1
+                // A loaded machine may not have run the probe's new thread yet: stopped before
+                // its first sleep, it would start after the stall and never see it (a CI run's
+                // probe saw nothing for 30 s after the stop, with 1.4 s of CPU stolen).
+                _ = eventually(within: 30) { attempt.probe.wakeUps >= 2 }
                 stall()
                 // The probe's thread notes the stall when it next runs, which a loaded machine
                 // can put off: this test is about what the check does once it has.

@@ -24,6 +24,7 @@ public final class StallProbe: @unchecked Sendable {
         var worstMicros: Int64 = 0
         var stalls = 0
         var stalledMicros: Int64 = 0
+        var wakeUps = 0
     }
 
     /// Starts watching.
@@ -43,6 +44,7 @@ public final class StallProbe: @unchecked Sendable {
             MonotonicClock.sleep(untilMicros: asked)
             let late = MonotonicClock.nowMicros() - asked
             state.withLock {
+                $0.wakeUps += 1
                 $0.worstMicros = max($0.worstMicros, late)
                 if Double(late) >= Self.stallMillis * 1000 {
                     $0.stalls += 1
@@ -54,6 +56,9 @@ public final class StallProbe: @unchecked Sendable {
 
     /// The most a wake-up has been late so far, in ms.
     public var worstMillis: Double { Double(state.withLock { $0.worstMicros }) / 1000 }
+
+    /// How many times the thread has woken so far (none until the system first runs it).
+    public var wakeUps: Int { state.withLock { $0.wakeUps } }
 
     /// Stops the thread (idempotent) and says what it saw: the worst late wake-up, the stalls
     /// of 20 ms or more and their total, and the CPU time stolen from this VM meanwhile.
