@@ -208,8 +208,13 @@ public struct StandModel: Sendable {
     /// a 100 Hz one a tenth to a third of it, so what a 1.6 kHz hit can cause on a 100 Hz pad,
     /// read there, is a fraction of the 1.6 kHz reading.
     func priorCoupling(_ key: PairKey) -> Double {
-        let faster = periodRatio(key.source, key.receiver)
-        return faster < 1 ? configuration.priorCoupling * pow(faster, configuration.rateExponent) : configuration.priorCoupling
+        configuration.priorCoupling * min(1, rateFactor(key.source, key.receiver))
+    }
+
+    /// The two pads' period ratio (`periodRatio`) to `rateExponent`: how much more of a shock the
+    /// receiver's sensor reads than the source's (over 1 where the receiver is the faster).
+    private func rateFactor(_ source: Int, _ receiver: Int) -> Double {
+        pow(periodRatio(source, receiver), configuration.rateExponent)
     }
 
     /// The source's sample period over the receiver's: over 1 where the receiver's sensor is faster.
@@ -284,8 +289,7 @@ public struct StandModel: Sendable {
     /// low-pass a tenth to a third of it, so crosstalk read at 1.6 kHz of a strike read at
     /// 100 Hz can be as strong as the strike.
     func candidateRatio(_ source: Int, _ receiver: Int) -> Double {
-        let faster = periodRatio(source, receiver)
-        return faster > 1 ? configuration.candidateRatio * pow(faster, configuration.rateExponent) : configuration.candidateRatio
+        configuration.candidateRatio * max(1, rateFactor(source, receiver))
     }
 
     /// How much crosstalk the hits around a receiver's hit can cause together. Learned couplings

@@ -533,18 +533,17 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let size = lean.length
         guard size > 0, size.isFinite else { return }
         let sign: Double = lean.z < 0 ? -1 : 1
-        let u = Lean(x: sign * lean.x / size, y: sign * lean.y / size, z: sign * lean.z / size)
+        let u = lean.divided(by: sign * size)
         if strikeLeans > 0 {
             let (_, off) = u.split(along: strikeLean)
             strikeLeanSpread += (off - strikeLeanSpread) / Double(min(strikeLeans, Self.leanHeld))
         }
         strikeLeans = min(strikeLeans + 1, Self.leanHeld)
         let weight = 1 / Double(strikeLeans)
-        let d = strikeLeans == 1 ? u : Lean(x: strikeLean.x + weight * (u.x - strikeLean.x), y: strikeLean.y + weight * (u.y - strikeLean.y),
-                                              z: strikeLean.z + weight * (u.z - strikeLean.z))
+        let d = strikeLeans == 1 ? u : strikeLean.moved(toward: u, by: weight)
         let norm = d.length
         guard norm > 0 else { return }
-        strikeLean = Lean(x: d.x / norm, y: d.y / norm, z: d.z / norm)
+        strikeLean = d.divided(by: norm)
     }
 
     /// The last peak, decayed to `time`.
@@ -628,7 +627,7 @@ struct FeltCeiling: Sendable {
     /// `AdaptiveDetector.pushMaximumG` (no push reaches it), or of more than `provenFactor`
     /// times the strongest push felt, once `feltNeeded` have been; a hit from before then, once
     /// `provenNeeded` have been.
-    private(set) var played = false
+    private var played = false
     private var pushes = 0
     private var strongestPush = 0.0
     private var strongestEarlyHit = 0.0
@@ -771,4 +770,12 @@ struct Lean: Sendable {
 
     /// Its size, g.
     var length: Double { (x * x + y * y + z * z).squareRoot() }
+
+    /// Each part divided by `k`.
+    func divided(by k: Double) -> Lean { Lean(x: x / k, y: y / k, z: z / k) }
+
+    /// `share` of the way from this to `other`, part by part (a running mean's step).
+    func moved(toward other: Lean, by share: Double) -> Lean {
+        Lean(x: x + share * (other.x - x), y: y + share * (other.y - y), z: z + share * (other.z - z))
+    }
 }

@@ -5,10 +5,11 @@ import Testing
 /// The learned stands (`StandModel`, `StandCrosstalk`): crosstalk cancelled with no
 /// configuration, strikes played, pads on different stands left alone.
 struct StandModelTests {
-    /// A hit for `StandCrosstalk.decide`: pad, strike time (ms), strength (g); it arrives when struck.
+    /// A hit for `StandCrosstalk.decide`: pad, strike time (ms), strength (g); it arrives when
+    /// struck unless `arrivalMs` says otherwise, from a sensor of `rateHz`.
     static func decide(_ stands: StandCrosstalk, _ pad: String, _ ms: Double, _ strength: Double, id: UInt32,
-                       arrivalMs: Double? = nil) -> StandCrosstalk.Decision {
-        stands.decide(padKey: pad, rateHz: 250, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64((arrivalMs ?? ms) * 1000),
+                       arrivalMs: Double? = nil, rateHz: Double = 250) -> StandCrosstalk.Decision {
+        stands.decide(padKey: pad, rateHz: rateHz, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64((arrivalMs ?? ms) * 1000),
                       strength: strength, id: id)
     }
 
@@ -148,29 +149,24 @@ struct StandModelTests {
     /// back, and a flam's grace note dated 18 ms before its main stroke plays (with two periods
     /// + 1 ms, 21 ms, it was taken back as the main stroke's crosstalk).
     @Test func atAHundredHzAGraceNoteDatedOverOneAndAHalfPeriodsAheadPlays() {
-        func decide(_ stands: StandCrosstalk, _ pad: String, _ ms: Double, _ strength: Double, id: UInt32,
-                    arrivalMs: Double) -> StandCrosstalk.Decision {
-            stands.decide(padKey: pad, rateHz: 100, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64(arrivalMs * 1000),
-                          strength: strength, id: id)
-        }
         for (lead, takenBack) in [(18.0, false), (14.0, true)] {
             let stands = StandCrosstalk()
             var id: UInt32 = 0
             for k in 0..<30 {  // a → b at 6 %
                 let t = Double(k) * 250
                 id += 1
-                _ = decide(stands, "a", t, 3, id: id, arrivalMs: t + 30)
+                _ = Self.decide(stands, "a", t, 3, id: id, arrivalMs: t + 30, rateHz: 100)
                 id += 1
-                _ = decide(stands, "b", t + 1, 0.18, id: id, arrivalMs: t + 31)
+                _ = Self.decide(stands, "b", t + 1, 0.18, id: id, arrivalMs: t + 31, rateHz: 100)
             }
             id += 1
             let early = id
-            guard case .play = decide(stands, "b", 10_000, 0.3, id: early, arrivalMs: 10_025) else {
+            guard case .play = Self.decide(stands, "b", 10_000, 0.3, id: early, arrivalMs: 10_025, rateHz: 100) else {
                 Issue.record("\(lead) ms ahead: the weak hit was not held")
                 continue
             }
             id += 1
-            let main = decide(stands, "a", 10_000 + lead, 3.5, id: id, arrivalMs: 10_030)
+            let main = Self.decide(stands, "a", 10_000 + lead, 3.5, id: id, arrivalMs: 10_030, rateHz: 100)
             #expect(main == .play(holdMicros: 0, takeBack: takenBack ? [early] : []), "\(lead) ms ahead: \(main)")
         }
     }
