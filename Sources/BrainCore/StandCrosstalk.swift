@@ -60,7 +60,7 @@ public final class StandCrosstalk: Sendable {
                                     among: s.waiting.map { ($0.id, $0.pad, $0.strikeMicros, $0.strength) })
                 : []
             for key in s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
-                                     isSource: explained == nil) {
+                                     isSource: explained == nil, felt: felt) {
                 if let estimate = s.model.pairs[key]?.estimate {
                     found.append((s.model.padKeys[key.source], s.model.padKeys[key.receiver], estimate))
                 }

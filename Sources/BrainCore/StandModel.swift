@@ -12,9 +12,10 @@ import Monotonic
 /// - **strikes:** hits not judged crosstalk that no much stronger hit on another pad surrounds; a
 ///   strike with another strike around it on a third pad teaches nothing of the pair.
 /// - **responses:** a receiver's hit in the window, much weaker than the strike (at most
-///   `candidateRatio` of it, more where the receiver's sensor is faster: `candidateRatio(_:_:)`).
-///   Their ratios give the coupling (`estimate`: a running median, robust to the soft note played
-///   with a strike, which only ever reads high).
+///   `candidateRatio` of it, less where the receiver's sensor is slower, more where it is faster
+///   but then weaker than the receiver's own soft strikes: `isResponse`). Their ratios give the
+///   coupling (`estimate`: a running median, robust to the soft note played with a strike, which
+///   only ever reads high).
 /// - **silences:** a strike the receiver did not answer while it could have (past its own last
 ///   hit's mask and ringing, and the crosstalk believed well above its softest hit). They lower
 ///   the response rate, and bound a pair that mostly stays silent (`upper`): a coupling that
@@ -82,6 +83,12 @@ public struct StandModel: Sendable {
         /// The sample period assumed for a pad that has not said its rate, µs (250 Hz).
         public var defaultPeriodMicros: Int64 = 4_000
 
+        /// A faster receiver's hit above what a pad of the source's rate could feel is a response
+        /// only if weaker than this share of its own soft strikes (`isResponse`); 0: no such test.
+        public var ownSoftShare: Double = 0.3
+        /// Which low quantile of a pad's strikes with nothing around them are its soft strikes.
+        public var ownSoftQuantile: Double = 0.1
+
         /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
         public var floorAllowance: Double = 1.0
 
@@ -115,6 +122,8 @@ public struct StandModel: Sendable {
         var settled = false
         /// Whether it can cause crosstalk: not itself explained as crosstalk.
         var isSource = true
+        /// Whether the pad felt it as a push (not played).
+        var felt = false
     }
 
     /// The settings in force.
@@ -127,6 +136,9 @@ public struct StandModel: Sendable {
     private var floors: [Double?] = []
     /// Each pad's loud level: its strongest hit, slowly forgotten (g).
     private var louds: [Double] = []
+    /// Each pad's soft strikes: a low quantile of its strikes with no hit on another pad around
+    /// them (g), nil before the first.
+    private var ownSofts: [Double?] = []
     /// Each pad's last few hits (strike time, strength), oldest first: whether it could answer.
     private var histories: [[(micros: Int64, strength: Double)]] = []
     /// Evidence per ordered pair (source, receiver).
@@ -183,6 +195,7 @@ public struct StandModel: Sendable {
             periods.append(configuration.defaultPeriodMicros)
             floors.append(nil)
             louds.append(0)
+            ownSofts.append(nil)
             histories.append([])
         }
         if let rateHz, rateHz.isFinite, rateHz >= 1 {
@@ -292,6 +305,37 @@ public struct StandModel: Sendable {
         configuration.candidateRatio * max(1, rateFactor(source, receiver))
     }
 
+    /// Whether a hit of `strength` g on `receiver`, in the window of a strike of `strike` g on
+    /// `source`, can be its crosstalk (a response) rather than a strike of its own.
+    ///
+    /// Between pads of one rate: at most `candidateRatio` of the strike. A slower receiver reads
+    /// a faster pad's crosstalk as a fraction of what that pad reads of its strike, so the ratio
+    /// is lowered as the prior is (a 100 Hz floortom's own strikes, read at 0.1-1 g, struck
+    /// with a 1.6 kHz ride's 8ths, were learned as its crosstalk and then cancelled by it). A
+    /// faster receiver may read more than the source read of its strike (`candidateRatio(_:_:)`),
+    /// but a hit above what a pad of the source's rate could feel must also be weaker than
+    /// `ownSoftShare` of the receiver's own soft strikes: a ride's 8ths struck with a 250 Hz
+    /// snare's backbeats on another stand were learned as its crosstalk, at 40-140 % of it.
+    func isResponse(_ strength: Double, of strike: Double, from source: Int, on receiver: Int) -> Bool {
+        let c = configuration
+        let factor = rateFactor(source, receiver)
+        guard strength <= c.candidateRatio * factor * strike else { return false }
+        guard factor > 1, strength > c.candidateRatio * strike, c.ownSoftShare > 0,
+              let soft = ownSofts[receiver] else { return true }
+        return strength < c.ownSoftShare * soft
+    }
+
+    /// Takes a strike on `pad` that no hit on another pad surrounds into its soft strikes (a low
+    /// quantile, `ownSoftQuantile`, tracked in steps of a tenth).
+    private mutating func learnOwnStrike(_ pad: Int, strength: Double) {
+        guard let soft = ownSofts[pad] else {
+            ownSofts[pad] = strength
+            return
+        }
+        let q = configuration.ownSoftQuantile
+        ownSofts[pad] = strength < soft ? max(strength, soft * 0.9) : soft * (1 + 0.1 * q / (1 - q))
+    }
+
     /// How much crosstalk the hits around a receiver's hit can cause together. Learned couplings
     /// add up (a pad between two pads struck together feels both); the prior, a guess that each
     /// pair may be coupled, counts once, for the strongest, or a unison of two loud pads would
@@ -355,13 +399,14 @@ public struct StandModel: Sendable {
     /// drawn in hindsight, once every hit around a strike has arrived (`settle`). Returns the
     /// pairs found coupled meanwhile, for the brain to say.
     public mutating func learn(pad: Int, strikeMicros: Int64, strength: Double, id: UInt32,
-                               isSource: Bool = true) -> [PairKey] {
+                               isSource: Bool = true, felt: Bool = false) -> [PairKey] {
         let found = settle(before: strikeMicros)
         floors[pad] = min(floors[pad] ?? strength, strength)
         if histories[pad].count == Self.historyLength { histories[pad].removeFirst() }
         histories[pad].append((strikeMicros, strength))
         if isSource { louds[pad] = max(louds[pad] * (1 - configuration.forgetting), strength) }
-        recent.append(Recent(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id, isSource: isSource))
+        recent.append(Recent(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id, isSource: isSource,
+                             felt: felt))
         return found
     }
 
@@ -402,6 +447,14 @@ public struct StandModel: Sendable {
                 return lag >= -w.before && lag <= w.after
             }
             guard !surrounded, strike.strength > 0 else { continue }
+            // Played, and alone: no hit on another pad around it. The pad's own soft strikes.
+            let alone = !recent.contains { other in
+                guard other.pad != strike.pad else { return false }
+                let w = window(other.pad, strike.pad)
+                let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
+                return lag >= -w.after && lag <= w.after
+            }
+            if alone && !strike.felt { learnOwnStrike(strike.pad, strength: strike.strength) }
             for receiver in padKeys.indices where receiver != strike.pad {
                 // Another strike around it, on a third pad, could as well have caused what the
                 // receiver felt: a hit there says nothing of this pair (a ride struck with the
@@ -432,7 +485,7 @@ public struct StandModel: Sendable {
                 if telling || answered && believed * strike.strength >= floor * 1.5 {
                     pair.responseRate += ((answered ? 1 : 0) - pair.responseRate) * 0.2
                 }
-                if let response = inWindow.filter({ $0.strength <= candidateRatio(strike.pad, receiver) * strike.strength })
+                if let response = inWindow.filter({ isResponse($0.strength, of: strike.strength, from: strike.pad, on: receiver) })
                     .max(by: { $0.strength < $1.strength }) {
                     let ratio = response.strength / strike.strength
                     let lag = response.strikeMicros.saturatingSubtract(strike.strikeMicros)
@@ -489,3 +542,4 @@ public struct StandModel: Sendable {
         }
     }
 }
+

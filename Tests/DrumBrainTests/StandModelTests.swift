@@ -132,6 +132,60 @@ struct StandModelTests {
         #expect(crosstalk == .crosstalk)
     }
 
+    /// Two stands, two rates: a 1.6 kHz ride keeps 8ths (4-7 g, read whole) and a 250 Hz snare on
+    /// another stand plays backbeats (8-10 g) with every other one, 1-2 ms apart. Each ride hit
+    /// in a backbeat's window is 40-88 % of it: more than a pad of the snare's rate could feel,
+    /// within what a faster one may read (`candidateRatio`), but as strong as the ride's own soft
+    /// strikes, so no response. Taken for responses, the ride learned to feel 40-140 % of the
+    /// snare and lost its unison strikes to it (a simulated two-stands stand, 15-65 strikes).
+    @Test func aFastPadsStrikesWithASlowerPadOnAnotherStandAreNotItsCrosstalk() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        var lost = 0
+        for k in 0..<240 {
+            let t = Double(k) * 250
+            let ride = 4.0 + Double(k * 7 % 4)
+            if k % 2 == 1 {
+                id += 1
+                _ = stands.decide(padKey: "snare", rateHz: 250, strikeMicros: Int64(t * 1000),
+                                  arrivalMicros: Int64((t + 4) * 1000), strength: 8.0 + Double(k % 3), id: id)
+            }
+            id += 1
+            let heard = stands.decide(padKey: "ride", rateHz: 1600, strikeMicros: Int64((t + 1.5) * 1000),
+                                      arrivalMicros: Int64((t + 2) * 1000), strength: ride, id: id)
+            if k >= 120 && heard == .crosstalk { lost += 1 }
+        }
+        #expect(lost == 0)
+        #expect(!stands.model.couplings.contains { $0.source == "snare" && $0.receiver == "ride" },
+                "\(stands.model.couplings)")
+    }
+
+    /// The other way: a 100 Hz floortom on another stand plays with the 1.6 kHz ride's 8ths, its
+    /// strikes read at 0.4-0.6 g (a phone's 45 Hz low-pass reads a stick's shock at a tenth to a
+    /// third), 7-15 % of the ride's. A slower pad reads a faster one's crosstalk as a fraction of
+    /// what that pad reads, so these are no responses; taken for them, the floortom learned to
+    /// feel the ride and lost its strikes to it (a simulated two-stands stand, 24-41 strikes).
+    @Test func aSlowPadsStrikesWithAFasterPadAreNotItsCrosstalk() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        var lost = 0
+        for k in 0..<240 {
+            let t = Double(k) * 250
+            id += 1
+            _ = stands.decide(padKey: "ride", rateHz: 1600, strikeMicros: Int64(t * 1000),
+                              arrivalMicros: Int64((t + 1) * 1000), strength: 4.0 + Double(k * 7 % 3), id: id)
+            if k % 2 == 0 {
+                id += 1
+                let heard = stands.decide(padKey: "floortom", rateHz: 100, strikeMicros: Int64((t + 2) * 1000),
+                                          arrivalMicros: Int64((t + 12) * 1000), strength: 0.4 + 0.1 * Double(k % 3), id: id)
+                if k >= 120 && heard == .crosstalk { lost += 1 }
+            }
+        }
+        #expect(lost == 0)
+        #expect(!stands.model.couplings.contains { $0.source == "ride" && $0.receiver == "floortom" },
+                "\(stands.model.couplings)")
+    }
+
     /// A flam's grace note comes before its main stroke, 20 ms ahead on a coupled neighbour:
     /// crosstalk cannot come before its cause, so it plays.
     @Test func aFlamsGraceNoteBeforeTheMainStrokePlays() {
