@@ -42,7 +42,7 @@ extension StandModel {
             }
             var estimate: Double?
             if f[3] != "-" {
-                guard let value = Double(f[3]), value.isFinite, (0...1).contains(value) else {
+                guard let value = Double(f[3]), value.isFinite, (0...configuration.mostEstimate).contains(value) else {
                     skipped += 1
                     continue
                 }

@@ -89,6 +89,12 @@ public struct StandModel: Sendable {
         /// Which low quantile of a pad's strikes with nothing around them are its soft strikes.
         public var ownSoftQuantile: Double = 0.1
 
+        /// The largest coupling a state file may hold: what a response can be (`isResponse`)
+        /// between pads whose rates are 64 times apart (25 Hz and 1.6 kHz). A 1.6 kHz pad reads
+        /// a 100 Hz one's strike stronger than that pad does: over 1, up to 1.4 on the
+        /// simulated stands.
+        public var mostEstimate: Double { candidateRatio * pow(64, rateExponent) }
+
         /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
         public var floorAllowance: Double = 1.0
 

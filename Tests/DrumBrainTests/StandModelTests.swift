@@ -407,6 +407,28 @@ struct StandStateTests {
         #expect(StandModelTests.decide(again, "ride", 1, 0.21, id: 2) == .crosstalk)
     }
 
+    /// A 1.6 kHz pad reads a 100 Hz pad's strike through the stand stronger than the 100 Hz pad
+    /// reads it itself: its coupling is over 1 (on the simulated mixed-rate stands, up to 1.4),
+    /// and the file keeps it. Read back, such a pair was skipped as damaged and learned afresh.
+    @Test func aCouplingOverOneFromASlowerPadRoundTripsThroughTheFile() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        for k in 0..<40 {
+            let t = Int64(k) * 250_000
+            id += 1
+            _ = stands.decide(padKey: "floortom", rateHz: 100, strikeMicros: t, arrivalMicros: t + 10_000, strength: 0.4, id: id)
+            id += 1
+            _ = stands.decide(padKey: "ride", rateHz: 1600, strikeMicros: t + 1_000, arrivalMicros: t + 11_000,
+                              strength: 0.6, id: id)
+        }
+        let learned = stands.model.couplings.first { $0.source == "floortom" && $0.receiver == "ride" }
+        #expect(learned != nil && learned!.coupling > 1, "\(stands.model.couplings)")
+        let (restored, skipped) = StandModel.restoring(stands.model.stateText)
+        #expect(skipped == 0)
+        #expect(restored.couplings.map { "\($0.source)→\($0.receiver) \($0.coupling)" }
+                == stands.model.couplings.map { "\($0.source)→\($0.receiver) \($0.coupling)" })
+    }
+
     @Test func aDamagedFileIsSkippedLineByLineAndNeverTrusted() {
         let text = """
             # drumbrain stands v1
