@@ -404,7 +404,7 @@ def test_stand_table_runs_the_benchmark_as_a_user_would(tmp_path):
         pytest.skip("drumbrain and drumpad are not built")
     script = os.path.join(HERE, "stand-table")
     args = [sys.executable, script, "--seeds", "4", "--classes", "adxl345", "--seconds", "12", "--work", str(tmp_path),
-            "--build", build]
+            "--build", build, "--scenarios", "two-stands:mixed"]
     out = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert "stand-table: adxl345 seed 4" in out.stderr
@@ -413,5 +413,13 @@ def test_stand_table_runs_the_benchmark_as_a_user_would(tmp_path):
     # Twelve seconds of a 1.6 kHz stand: every strike on its pad, the idle pad and the bumped pad silent.
     assert float(cells[1]) >= 0.95 and cells[2] == "0" and cells[5] == "0", row
     assert cells[4].startswith("0.00 / "), row
+    # SCENARIO:PROFILE: two stands with each pad at its own rate, made under work/mixed.
+    row = next(line for line in out.stdout.splitlines() if line.startswith("| two-stands:mixed |"))
+    assert float(row.strip("|").split("|")[1]) > 0.5, row
+    with open(tmp_path / "mixed" / "two-stands-seed4" / "stand.json", encoding="utf-8") as f:
+        rates = {p["name"]: p["rate_hz"] for p in json.load(f)["pads"]}
+    assert rates == {"snare": 250.0, "racktom": 200.0, "floortom": 100.0, "ride": 1600.0}, rates
     bad = subprocess.run([sys.executable, script, "--classes", "theremin"], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown class theremin" in bad.stderr
+    bad = subprocess.run([sys.executable, script, "--scenarios", "two-stands:theremin"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown profile theremin in two-stands:theremin" in bad.stderr
