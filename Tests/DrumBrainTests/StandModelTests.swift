@@ -140,24 +140,40 @@ struct StandModelTests {
     /// snare and lost its unison strikes to it (a simulated two-stands stand, 15-65 strikes).
     @Test func aFastPadsStrikesWithASlowerPadOnAnotherStandAreNotItsCrosstalk() {
         let stands = StandCrosstalk()
-        var id: UInt32 = 0
-        var lost = 0
-        for k in 0..<240 {
-            let t = Double(k) * 250
-            let ride = 4.0 + Double(k * 7 % 4)
-            if k % 2 == 1 {
-                id += 1
-                _ = stands.decide(padKey: "snare", rateHz: 250, strikeMicros: Int64(t * 1000),
-                                  arrivalMicros: Int64((t + 4) * 1000), strength: 8.0 + Double(k % 3), id: id)
-            }
-            id += 1
-            let heard = stands.decide(padKey: "ride", rateHz: 1600, strikeMicros: Int64((t + 1.5) * 1000),
-                                      arrivalMicros: Int64((t + 2) * 1000), strength: ride, id: id)
-            if k >= 120 && heard == .crosstalk { lost += 1 }
-        }
+        let lost = Self.playTogether(stands, steady: Part(pad: "ride", rateHz: 1600, atMs: 1.5, latencyMs: 4) { 4.0 + Double($0 * 7 % 4) },
+                                     everyOther: Part(pad: "snare", rateHz: 250, atMs: 0, latencyMs: 4) { 8.0 + Double($0 % 3) },
+                                     judged: "ride")
         #expect(lost == 0)
         #expect(!stands.model.couplings.contains { $0.source == "snare" && $0.receiver == "ride" },
                 "\(stands.model.couplings)")
+    }
+
+    /// A pad's strikes in `playTogether`: its sensor's rate, when it strikes in each step, how
+    /// long its hits take to arrive, and its strength at step k.
+    struct Part {
+        var pad: String
+        var rateHz: Double
+        var atMs: Double
+        var latencyMs: Double
+        var strength: (Int) -> Double
+    }
+
+    /// 240 steps 250 ms apart, `steady` striking on every one and `everyOther` on the odd ones
+    /// (one clock); returns how many of `judged`'s hits in the last 120 steps were cancelled.
+    static func playTogether(_ stands: StandCrosstalk, steady: Part, everyOther: Part, judged: String) -> Int {
+        var id: UInt32 = 0
+        var lost = 0
+        for k in 0..<240 {
+            let parts = (k % 2 == 1 ? [everyOther, steady] : [steady]).sorted { $0.atMs + $0.latencyMs < $1.atMs + $1.latencyMs }
+            for part in parts {  // in the order they arrive
+                let t = Double(k) * 250 + part.atMs
+                id += 1
+                let heard = stands.decide(padKey: part.pad, rateHz: part.rateHz, strikeMicros: Int64(t * 1000),
+                                          arrivalMicros: Int64((t + part.latencyMs) * 1000), strength: part.strength(k), id: id)
+                if k >= 120 && part.pad == judged && heard == .crosstalk { lost += 1 }
+            }
+        }
+        return lost
     }
 
     /// The other way: a 100 Hz floortom on another stand plays with the 1.6 kHz ride's 8ths, its
@@ -167,20 +183,9 @@ struct StandModelTests {
     /// feel the ride and lost its strikes to it (a simulated two-stands stand, 24-41 strikes).
     @Test func aSlowPadsStrikesWithAFasterPadAreNotItsCrosstalk() {
         let stands = StandCrosstalk()
-        var id: UInt32 = 0
-        var lost = 0
-        for k in 0..<240 {
-            let t = Double(k) * 250
-            id += 1
-            _ = stands.decide(padKey: "ride", rateHz: 1600, strikeMicros: Int64(t * 1000),
-                              arrivalMicros: Int64((t + 1) * 1000), strength: 4.0 + Double(k * 7 % 3), id: id)
-            if k % 2 == 0 {
-                id += 1
-                let heard = stands.decide(padKey: "floortom", rateHz: 100, strikeMicros: Int64((t + 2) * 1000),
-                                          arrivalMicros: Int64((t + 12) * 1000), strength: 0.4 + 0.1 * Double(k % 3), id: id)
-                if k >= 120 && heard == .crosstalk { lost += 1 }
-            }
-        }
+        let lost = Self.playTogether(stands, steady: Part(pad: "ride", rateHz: 1600, atMs: 0, latencyMs: 1) { 4.0 + Double($0 * 7 % 3) },
+                                     everyOther: Part(pad: "floortom", rateHz: 100, atMs: 2, latencyMs: 10) { 0.4 + 0.1 * Double($0 % 3) },
+                                     judged: "floortom")
         #expect(lost == 0)
         #expect(!stands.model.couplings.contains { $0.source == "ride" && $0.receiver == "floortom" },
                 "\(stands.model.couplings)")
