@@ -29,6 +29,8 @@ import Monotonic
 /// A hit is crosstalk when the hits on other pads around it explain its strength (`Bound`): each
 /// coupled pair's `margin` × coupling × source strength, added up, plus the receiver's softest
 /// hit (`floorAllowance`) for its own noise; the prior counts once, for the strongest neighbour.
+/// Where the receiver's sensor is faster than the source's, the source's strength is also what
+/// the other pads' crosstalk of it shows (`witnessed`).
 /// The window is on strike times (one clock): one and a half sensor periods before the source
 /// (two where the receiver's sensor is the faster), to the stand's lag, two periods and its
 /// ringing after, then `ringTailMicros` more at
@@ -94,6 +96,10 @@ public struct StandModel: Sendable {
         /// a 100 Hz one's strike stronger than that pad does: over 1, up to 1.4 on the
         /// simulated stands.
         public var mostEstimate: Double { candidateRatio * pow(64, rateExponent) }
+
+        /// Whether a faster receiver weighs a strike by the other pads' crosstalk of it as well
+        /// as by its reading (`witnessed`).
+        public var witnesses = true
 
         /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
         public var floorAllowance: Double = 1.0
@@ -294,7 +300,8 @@ public struct StandModel: Sendable {
         var bound = Bound()
         var strongest: (id: UInt32, pad: Int, share: Double)?
         for earlier in recent where earlier.pad != receiver && earlier.isSource && earlier.id != excluding {
-            guard let share = crosstalk(from: earlier.pad, at: earlier.strikeMicros, strength: earlier.strength,
+            guard let share = crosstalk(from: earlier.pad, at: earlier.strikeMicros,
+                                        strength: witnessed(earlier.pad, at: earlier.strikeMicros, strength: earlier.strength, for: receiver),
                                         on: receiver, at: strikeMicros) else { continue }
             bound.add(share, coupled: coupling(PairKey(source: earlier.pad, receiver: receiver)).coupled)
             if share > strongest?.share ?? 0 { strongest = (earlier.id, earlier.pad, share) }
@@ -390,14 +397,51 @@ public struct StandModel: Sendable {
     /// Returns their ids.
     public func explained(bySource source: Int, strikeMicros: Int64, strength: Double,
                           among waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double)]) -> [UInt32] {
+        let first = explainedOnce(bySource: source, strikeMicros: strikeMicros, strength: strength, among: waiting, witnesses: [])
+        guard configuration.witnesses, !first.isEmpty else { return first }
+        let witnesses = waiting.filter { first.contains($0.id) }.map { ($0.pad, $0.strikeMicros, $0.strength) }
+        return explainedOnce(bySource: source, strikeMicros: strikeMicros, strength: strength, among: waiting, witnesses: witnesses)
+    }
+
+    private func explainedOnce(bySource source: Int, strikeMicros: Int64, strength: Double,
+                               among waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double)],
+                               witnesses: [(pad: Int, micros: Int64, strength: Double)]) -> [UInt32] {
         waiting.compactMap { hit in
             guard hit.pad != source,
-                  let share = crosstalk(from: source, at: strikeMicros, strength: strength, on: hit.pad, at: hit.strikeMicros)
+                  let share = crosstalk(from: source, at: strikeMicros,
+                                        strength: witnessed(source, at: strikeMicros, strength: strength, for: hit.pad, also: witnesses),
+                                        on: hit.pad, at: hit.strikeMicros)
             else { return nil }
             var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, excluding: hit.id)
             bound.add(share, coupled: coupling(PairKey(source: source, receiver: hit.pad)).coupled)
             return hit.strength <= bound.value(allowance: floorAllowance(hit.pad)) ? hit.id : nil
         }
+    }
+
+    /// The strength of a strike on `source` (at `micros`, read at `strength` g) as `receiver`
+    /// judges its crosstalk: its reading, or, where the receiver's sensor is faster, what the
+    /// other pads' crosstalk of it shows, if more (their hits judged crosstalk in its window, each
+    /// over the learned coupling to it), at most the source's loud level. A 1.6 kHz pad reads the
+    /// crosstalk of a 100 Hz pad's strike whole while the 100 Hz pad may read the strike at a
+    /// tenth of itself; the 200 and 250 Hz pads beside them read the strike's crosstalk more
+    /// truly (on a mixed-rates stand a 3.6 g floortom strike read at 0.077 g, its crosstalk on
+    /// the idle ride at 0.27 g and on the racktom at 0.096 g, 15.6 % of the strike by what was
+    /// learned: 0.62 g). `also`: hits about to be judged crosstalk of it.
+    func witnessed(_ source: Int, at micros: Int64, strength: Double, for receiver: Int,
+                   also: [(pad: Int, micros: Int64, strength: Double)] = []) -> Double {
+        guard configuration.witnesses, periodRatio(source, receiver) > 1 else { return strength }
+        var best = strength
+        func weigh(_ pad: Int, _ at: Int64, _ felt: Double) {
+            guard pad != source && pad != receiver else { return }
+            let w = window(source, pad)
+            let lag = at.saturatingSubtract(micros)
+            let key = PairKey(source: source, receiver: pad)
+            guard lag >= -w.before && lag <= w.after, coupling(key).coupled, let e = pairs[key]?.estimate, e > 0 else { return }
+            best = max(best, felt / e)
+        }
+        for hit in recent where !hit.isSource { weigh(hit.pad, hit.strikeMicros, hit.strength) }
+        for hit in also { weigh(hit.pad, hit.micros, hit.strength) }
+        return min(best, max(strength, louds[source]))
     }
 
     /// Takes a hit on `pad` (played or not: crosstalk is the evidence), struck at `strikeMicros`

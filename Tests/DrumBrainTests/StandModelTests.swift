@@ -191,6 +191,40 @@ struct StandModelTests {
                 "\(stands.model.couplings)")
     }
 
+    /// A 100 Hz pad may read its strike at a tenth of itself while a 1.6 kHz pad beside it reads
+    /// the strike's crosstalk whole: the idle 1.6 kHz ride of a mixed-rates stand played that
+    /// crosstalk. The 200 Hz racktom between them felt the strike too; by what it learned, its
+    /// 0.09 g is 15 % of a 0.6 g strike, and the ride's 0.4 g is that strike's crosstalk, taken
+    /// back when the floortom's hit arrives. Read by the floortom's 0.08 g alone, it plays.
+    @Test func aSlowPadsStrikeReadLowIsWeighedByWhatTheOtherPadsFeltOfIt() {
+        for witnesses in [true, false] {
+            var configuration = StandModel.Configuration()
+            configuration.witnesses = witnesses
+            let stands = StandCrosstalk(model: StandModel(configuration))
+            var id: UInt32 = 0
+            func hit(_ pad: String, _ rateHz: Double, _ ms: Double, _ strength: Double, arrives: Double) -> StandCrosstalk.Decision {
+                id += 1
+                return stands.decide(padKey: pad, rateHz: rateHz, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64(arrives * 1000),
+                                     strength: strength, id: id, slotMicros: Int64((ms + 40) * 1000))
+            }
+            for k in 0..<40 {  // the stand, learned: the racktom feels 15 % of the floortom, the ride 45 %
+                let t = Double(k) * 300
+                _ = hit("ride", 1600, t + 1, 0.27, arrives: t + 5)
+                _ = hit("racktom", 200, t + 1, 0.09, arrives: t + 20)
+                _ = hit("floortom", 100, t, 0.6, arrives: t + 30)
+            }
+            let t = 20_000.0
+            _ = hit("ride", 1600, t + 1, 0.4, arrives: t + 5)
+            let ride = id
+            _ = hit("racktom", 200, t + 1, 0.09, arrives: t + 20)
+            guard case .play(_, let takeBack) = hit("floortom", 100, t, 0.08, arrives: t + 30) else {
+                Issue.record("the floortom's strike did not play")
+                continue
+            }
+            #expect(takeBack.contains(ride) == witnesses, "witnesses \(witnesses): \(takeBack), \(stands.model.couplings)")
+        }
+    }
+
     /// A flam's grace note comes before its main stroke, 20 ms ahead on a coupled neighbour:
     /// crosstalk cannot come before its cause, so it plays.
     @Test func aFlamsGraceNoteBeforeTheMainStrokePlays() {
