@@ -60,7 +60,7 @@ public final class StandCrosstalk: Sendable {
                                     among: s.waiting.map { ($0.id, $0.pad, $0.strikeMicros, $0.strength) })
                 : []
             for key in s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
-                                     isSource: explained == nil, felt: felt) {
+                                     isSource: explained == nil, felt: felt, cause: explained?.id) {
                 if let estimate = s.model.pairs[key]?.estimate {
                     found.append((s.model.padKeys[key.source], s.model.padKeys[key.receiver], estimate))
                 }
@@ -73,7 +73,7 @@ public final class StandCrosstalk: Sendable {
             // Felt pushes taken back are only marked: none was queued to play.
             let queued = takeBack.filter { id in !s.waiting.contains { $0.id == id && $0.felt } }
             s.waiting.removeAll { takeBack.contains($0.id) }
-            s.model.markCrosstalk(takeBack)
+            s.model.markCrosstalk(takeBack, of: id)
             s.takenBack += queued.count
             var holdMicros: Int64 = 0
             if let hold = s.model.hold(for: pad, strength: strength) {

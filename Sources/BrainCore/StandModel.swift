@@ -90,12 +90,16 @@ public struct StandModel: Sendable {
         public var ownSoftShare: Double = 0.3
         /// Which low quantile of a pad's strikes with nothing around them are its soft strikes.
         public var ownSoftQuantile: Double = 0.1
+        /// How many such strikes a pad must have played before its soft strikes are trusted
+        /// (until then a faster receiver's response is bounded by the rates alone); their
+        /// geometric mean starts the quantile.
+        public var ownSoftStrikes: Int = 3
 
-        /// The largest coupling a state file may hold: what a response can be (`isResponse`)
-        /// between pads whose rates are 64 times apart (25 Hz and 1.6 kHz). A 1.6 kHz pad reads
+        /// The largest coupling a state file may hold: the most a response can be (`isResponse`),
+        /// between pads whose rates are 64 times apart (25 Hz and 1.6 kHz) or more. A 1.6 kHz pad reads
         /// a 100 Hz one's strike stronger than that pad does: over 1, up to 1.4 on the
         /// simulated stands.
-        public var mostEstimate: Double { candidateRatio * pow(64, rateExponent) }
+        public var mostEstimate: Double { candidateRatio * pow(StandModel.mostRateRatio, rateExponent) }
 
         /// Whether a faster receiver weighs a strike by the other pads' crosstalk of it as well
         /// as by its reading (`witnessed`).
@@ -136,6 +140,8 @@ public struct StandModel: Sendable {
         var isSource = true
         /// Whether the pad felt it as a push (not played).
         var felt = false
+        /// The hit it was judged crosstalk of, if any.
+        var cause: UInt32?
     }
 
     /// The settings in force.
@@ -151,6 +157,8 @@ public struct StandModel: Sendable {
     /// Each pad's soft strikes: a low quantile of its strikes with no hit on another pad around
     /// them (g), nil before the first.
     private var ownSofts: [Double?] = []
+    /// How many strikes taught each pad's `ownSofts`.
+    private var ownSoftCounts: [Int] = []
     /// Each pad's last few hits (strike time, strength), oldest first: whether it could answer.
     private var histories: [[(micros: Int64, strength: Double)]] = []
     /// Evidence per ordered pair (source, receiver).
@@ -208,6 +216,7 @@ public struct StandModel: Sendable {
             floors.append(nil)
             louds.append(0)
             ownSofts.append(nil)
+            ownSoftCounts.append(0)
             histories.append([])
         }
         if let rateHz, rateHz.isFinite, rateHz >= 1 {
@@ -239,8 +248,12 @@ public struct StandModel: Sendable {
     /// The two pads' period ratio (`periodRatio`) to `rateExponent`: how much more of a shock the
     /// receiver's sensor reads than the source's (over 1 where the receiver is the faster).
     private func rateFactor(_ source: Int, _ receiver: Int) -> Double {
-        pow(periodRatio(source, receiver), configuration.rateExponent)
+        pow(min(max(periodRatio(source, receiver), 1 / Self.mostRateRatio), Self.mostRateRatio), configuration.rateExponent)
     }
+
+    /// The most two pads' rates count as apart (25 Hz and 1.6 kHz): beyond it, the bounds that
+    /// follow the rates stop growing, so no coupling learned exceeds what the state file keeps.
+    static let mostRateRatio = 64.0
 
     /// The source's sample period over the receiver's: over 1 where the receiver's sensor is faster.
     private func periodRatio(_ source: Int, _ receiver: Int) -> Double {
@@ -294,14 +307,15 @@ public struct StandModel: Sendable {
 
     /// What the recent source hits on other pads (but `excluding`) can cause together on
     /// `receiver` at `strikeMicros`, and the one that contributes most.
-    private func crosstalkBound(on receiver: Int, at strikeMicros: Int64, excluding: UInt32? = nil)
+    private func crosstalkBound(on receiver: Int, at strikeMicros: Int64, excluding: [UInt32] = [])
         -> (bound: Bound, strongest: (id: UInt32, pad: Int)?)
     {
         var bound = Bound()
         var strongest: (id: UInt32, pad: Int, share: Double)?
-        for earlier in recent where earlier.pad != receiver && earlier.isSource && earlier.id != excluding {
+        for earlier in recent where earlier.pad != receiver && earlier.isSource && !excluding.contains(earlier.id) {
             guard let share = crosstalk(from: earlier.pad, at: earlier.strikeMicros,
-                                        strength: witnessed(earlier.pad, at: earlier.strikeMicros, strength: earlier.strength, for: receiver),
+                                        strength: witnessed(earlier.pad, id: earlier.id, at: earlier.strikeMicros,
+                                                            strength: earlier.strength, for: receiver),
                                         on: receiver, at: strikeMicros) else { continue }
             bound.add(share, coupled: coupling(PairKey(source: earlier.pad, receiver: receiver)).coupled)
             if share > strongest?.share ?? 0 { strongest = (earlier.id, earlier.pad, share) }
@@ -334,15 +348,19 @@ public struct StandModel: Sendable {
         let factor = rateFactor(source, receiver)
         guard strength <= c.candidateRatio * factor * strike else { return false }
         guard factor > 1, strength > c.candidateRatio * strike, c.ownSoftShare > 0,
-              let soft = ownSofts[receiver] else { return true }
+              ownSoftCounts[receiver] >= c.ownSoftStrikes, let soft = ownSofts[receiver] else { return true }
         return strength < c.ownSoftShare * soft
     }
 
-    /// Takes a strike on `pad` that no hit on another pad surrounds into its soft strikes (a low
-    /// quantile, `ownSoftQuantile`, tracked in steps of a tenth).
+    /// Takes a strike on `pad` that no hit on another pad surrounds into its soft strikes: over
+    /// its first `ownSoftStrikes`, their geometric mean (one stray light tap does not set it),
+    /// then a low quantile (`ownSoftQuantile`), tracked in steps of a tenth.
     private mutating func learnOwnStrike(_ pad: Int, strength: Double) {
-        guard let soft = ownSofts[pad] else {
-            ownSofts[pad] = strength
+        let n = min(ownSoftCounts[pad] + 1, Int.max / 2)
+        ownSoftCounts[pad] = n
+        guard let soft = ownSofts[pad], n > configuration.ownSoftStrikes else {
+            let before = ownSofts[pad].map { log($0) * Double(n - 1) } ?? 0
+            ownSofts[pad] = exp((before + log(strength)) / Double(n))
             return
         }
         let q = configuration.ownSoftQuantile
@@ -399,20 +417,24 @@ public struct StandModel: Sendable {
                           among waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double)]) -> [UInt32] {
         let first = explainedOnce(bySource: source, strikeMicros: strikeMicros, strength: strength, among: waiting, witnesses: [])
         guard configuration.witnesses, !first.isEmpty else { return first }
-        let witnesses = waiting.filter { first.contains($0.id) }.map { ($0.pad, $0.strikeMicros, $0.strength) }
+        // What the first pass explained is this strike's crosstalk: it witnesses the strike. The
+        // second pass differs from the first by that alone (those hits still count in the bound
+        // as they did there), so it takes back all the first did and perhaps more.
+        let witnesses = waiting.filter { first.contains($0.id) }.map { ($0.id, $0.pad, $0.strikeMicros, $0.strength) }
         return explainedOnce(bySource: source, strikeMicros: strikeMicros, strength: strength, among: waiting, witnesses: witnesses)
     }
 
     private func explainedOnce(bySource source: Int, strikeMicros: Int64, strength: Double,
                                among waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double)],
-                               witnesses: [(pad: Int, micros: Int64, strength: Double)]) -> [UInt32] {
+                               witnesses: [(id: UInt32, pad: Int, micros: Int64, strength: Double)]) -> [UInt32] {
         waiting.compactMap { hit in
             guard hit.pad != source,
                   let share = crosstalk(from: source, at: strikeMicros,
-                                        strength: witnessed(source, at: strikeMicros, strength: strength, for: hit.pad, also: witnesses),
+                                        strength: witnessed(source, id: nil, at: strikeMicros, strength: strength, for: hit.pad,
+                                                            also: witnesses.map { ($0.pad, $0.micros, $0.strength) }),
                                         on: hit.pad, at: hit.strikeMicros)
             else { return nil }
-            var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, excluding: hit.id)
+            var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, excluding: [hit.id])
             bound.add(share, coupled: coupling(PairKey(source: source, receiver: hit.pad)).coupled)
             return hit.strength <= bound.value(allowance: floorAllowance(hit.pad)) ? hit.id : nil
         }
@@ -421,13 +443,15 @@ public struct StandModel: Sendable {
     /// The strength of a strike on `source` (at `micros`, read at `strength` g) as `receiver`
     /// judges its crosstalk: its reading, or, where the receiver's sensor is faster, what the
     /// other pads' crosstalk of it shows, if more (their hits judged crosstalk in its window, each
-    /// over the learned coupling to it), at most the source's loud level. A 1.6 kHz pad reads the
+    /// over the learned coupling to it), at most the source's loud level. `id`: the strike's hit,
+    /// whose crosstalk the recent hits judged so were judged; `also`: hits about to be judged
+    /// crosstalk of it. A 1.6 kHz pad reads the
     /// crosstalk of a 100 Hz pad's strike whole while the 100 Hz pad may read the strike at a
     /// tenth of itself; the 200 and 250 Hz pads beside them read the strike's crosstalk more
     /// truly (on a mixed-rates stand a 3.6 g floortom strike read at 0.077 g, its crosstalk on
     /// the idle ride at 0.27 g and on the racktom at 0.096 g, 15.6 % of the strike by what was
-    /// learned: 0.62 g). `also`: hits about to be judged crosstalk of it.
-    func witnessed(_ source: Int, at micros: Int64, strength: Double, for receiver: Int,
+    /// learned: 0.62 g).
+    func witnessed(_ source: Int, id: UInt32?, at micros: Int64, strength: Double, for receiver: Int,
                    also: [(pad: Int, micros: Int64, strength: Double)] = []) -> Double {
         guard configuration.witnesses, periodRatio(source, receiver) > 1 else { return strength }
         var best = strength
@@ -439,7 +463,9 @@ public struct StandModel: Sendable {
             guard lag >= -w.before && lag <= w.after, coupling(key).coupled, let e = pairs[key]?.estimate, e > 0 else { return }
             best = max(best, felt / e)
         }
-        for hit in recent where !hit.isSource { weigh(hit.pad, hit.strikeMicros, hit.strength) }
+        if let id {
+            for hit in recent where !hit.isSource && hit.cause == id { weigh(hit.pad, hit.strikeMicros, hit.strength) }
+        }
         for hit in also { weigh(hit.pad, hit.micros, hit.strength) }
         return min(best, max(strength, louds[source]))
     }
@@ -449,14 +475,14 @@ public struct StandModel: Sendable {
     /// drawn in hindsight, once every hit around a strike has arrived (`settle`). Returns the
     /// pairs found coupled meanwhile, for the brain to say.
     public mutating func learn(pad: Int, strikeMicros: Int64, strength: Double, id: UInt32,
-                               isSource: Bool = true, felt: Bool = false) -> [PairKey] {
+                               isSource: Bool = true, felt: Bool = false, cause: UInt32? = nil) -> [PairKey] {
         let found = settle(before: strikeMicros)
         floors[pad] = min(floors[pad] ?? strength, strength)
         if histories[pad].count == Self.historyLength { histories[pad].removeFirst() }
         histories[pad].append((strikeMicros, strength))
         if isSource { louds[pad] = max(louds[pad] * (1 - configuration.forgetting), strength) }
         recent.append(Recent(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id, isSource: isSource,
-                             felt: felt))
+                             felt: felt, cause: isSource ? nil : cause))
         return found
     }
 
@@ -466,11 +492,15 @@ public struct StandModel: Sendable {
         recent.contains { $0.id == id && $0.isSource }
     }
 
-    /// Marks the hits numbered `ids` as crosstalk after all (taken back while they waited): they
-    /// neither cause crosstalk nor count as strikes.
-    public mutating func markCrosstalk(_ ids: [UInt32]) {
+    /// Marks the hits numbered `ids` as crosstalk after all (taken back while they waited) of the
+    /// hit numbered `cause`: they neither cause crosstalk nor count as strikes, and witness the
+    /// cause's strength (`witnessed`).
+    public mutating func markCrosstalk(_ ids: [UInt32], of cause: UInt32? = nil) {
         guard !ids.isEmpty else { return }
-        for k in recent.indices where ids.contains(recent[k].id) { recent[k].isSource = false }
+        for k in recent.indices where ids.contains(recent[k].id) {
+            recent[k].isSource = false
+            recent[k].cause = cause
+        }
     }
 
     /// Settles the strikes whose windows closed before `nowMicros`, in hindsight: a hit that
