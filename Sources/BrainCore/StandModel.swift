@@ -307,12 +307,12 @@ public struct StandModel: Sendable {
 
     /// What the recent source hits on other pads (but `excluding`) can cause together on
     /// `receiver` at `strikeMicros`, and the one that contributes most.
-    private func crosstalkBound(on receiver: Int, at strikeMicros: Int64, excluding: [UInt32] = [])
+    private func crosstalkBound(on receiver: Int, at strikeMicros: Int64, excluding: UInt32? = nil)
         -> (bound: Bound, strongest: (id: UInt32, pad: Int)?)
     {
         var bound = Bound()
         var strongest: (id: UInt32, pad: Int, share: Double)?
-        for earlier in recent where earlier.pad != receiver && earlier.isSource && !excluding.contains(earlier.id) {
+        for earlier in recent where earlier.pad != receiver && earlier.isSource && earlier.id != excluding {
             guard let share = crosstalk(from: earlier.pad, at: earlier.strikeMicros,
                                         strength: witnessed(earlier.pad, id: earlier.id, at: earlier.strikeMicros,
                                                             strength: earlier.strength, for: receiver),
@@ -420,21 +420,21 @@ public struct StandModel: Sendable {
         // What the first pass explained is this strike's crosstalk: it witnesses the strike. The
         // second pass differs from the first by that alone (those hits still count in the bound
         // as they did there), so it takes back all the first did and perhaps more.
-        let witnesses = waiting.filter { first.contains($0.id) }.map { ($0.id, $0.pad, $0.strikeMicros, $0.strength) }
+        let witnesses = waiting.filter { first.contains($0.id) }.map { ($0.pad, $0.strikeMicros, $0.strength) }
         return explainedOnce(bySource: source, strikeMicros: strikeMicros, strength: strength, among: waiting, witnesses: witnesses)
     }
 
     private func explainedOnce(bySource source: Int, strikeMicros: Int64, strength: Double,
                                among waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double)],
-                               witnesses: [(id: UInt32, pad: Int, micros: Int64, strength: Double)]) -> [UInt32] {
+                               witnesses: [(pad: Int, micros: Int64, strength: Double)]) -> [UInt32] {
         waiting.compactMap { hit in
             guard hit.pad != source,
                   let share = crosstalk(from: source, at: strikeMicros,
                                         strength: witnessed(source, id: nil, at: strikeMicros, strength: strength, for: hit.pad,
-                                                            also: witnesses.map { ($0.pad, $0.micros, $0.strength) }),
+                                                            also: witnesses),
                                         on: hit.pad, at: hit.strikeMicros)
             else { return nil }
-            var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, excluding: [hit.id])
+            var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, excluding: hit.id)
             bound.add(share, coupled: coupling(PairKey(source: source, receiver: hit.pad)).coupled)
             return hit.strength <= bound.value(allowance: floorAllowance(hit.pad)) ? hit.id : nil
         }
@@ -471,7 +471,8 @@ public struct StandModel: Sendable {
     }
 
     /// Takes a hit on `pad` (played or not: crosstalk is the evidence), struck at `strikeMicros`
-    /// with `strength` g; `isSource` when it was not judged crosstalk on arrival. The evidence is
+    /// with `strength` g; `isSource` when it was not judged crosstalk on arrival (else `cause`:
+    /// the hit it was judged crosstalk of); `felt` for a push the pad felt. The evidence is
     /// drawn in hindsight, once every hit around a strike has arrived (`settle`). Returns the
     /// pairs found coupled meanwhile, for the brain to say.
     public mutating func learn(pad: Int, strikeMicros: Int64, strength: Double, id: UInt32,
@@ -482,7 +483,7 @@ public struct StandModel: Sendable {
         histories[pad].append((strikeMicros, strength))
         if isSource { louds[pad] = max(louds[pad] * (1 - configuration.forgetting), strength) }
         recent.append(Recent(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id, isSource: isSource,
-                             felt: felt, cause: isSource ? nil : cause))
+                             felt: felt, cause: cause))
         return found
     }
 
@@ -622,4 +623,3 @@ public struct StandModel: Sendable {
         }
     }
 }
-
