@@ -102,6 +102,17 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
     /// Hits not played because the audio queue was full, so far.
     public var queueFullHits: Int { queueFull.load(ordering: .relaxed) }
 
+    /// Takes a pad's hello, its name `padName` (nil: the connection's number) and sensor
+    /// `rateHz`, at `atMicros`: the latency covers the pad and the stands know it before its
+    /// first hit, so the first strikes are judged as the later ones (a 1.6 kHz pad's weak hit
+    /// struck with a 100 Hz pad's first strike waits for it, which arrives 20 ms later).
+    /// Network thread only.
+    public func greet(padName: String?, connectionID: Int, rateHz: Double?, atMicros: Int64) {
+        let padKey = padName ?? "connection-\(connectionID)"
+        latency?.greet(padKey: padKey, rateHz: rateHz, atMicros: atMicros)
+        stands?.greet(padKey: padKey, rateHz: rateHz)
+    }
+
     /// Decides and queues `received`; returns what became of it. Network thread only.
     public func route(_ received: ReceivedHit) -> RoutedHit {
         let hit = received.hit

@@ -146,6 +146,13 @@ public struct KitReplay {
             let x = pads[a.pad].hits[a.hit], y = pads[b.pad].hits[b.hit]
             return (x.arrival, x.time, a.pad) < (y.arrival, y.time, b.pad)
         }
+        // Each pad says hello before its first hit, as live, when the replay begins.
+        if let first = order.first {
+            let start = micros(pads[first.pad].hits[first.hit].arrival)
+            for (p, pad) in pads.enumerated() {
+                router.greet(padName: pad.name, connectionID: p + 1, rateHz: pad.rateHz, atMicros: start)
+            }
+        }
         var routed: [(pad: Int, hit: Int, result: RoutedHit)] = []
         var cancelled = [Int](repeating: 0, count: pads.count)
         for (p, h) in order {

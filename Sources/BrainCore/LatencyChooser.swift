@@ -123,6 +123,62 @@ public final class LatencyChooser: Sendable {
         return latency
     }
 
+    /// Takes pad `padKey`'s hello (sensor `rateHz`) at `atMicros`: the pad counts from now as one
+    /// heard from, its lateness assumed as for a new pad (four of its sensor periods + 2 ms), so
+    /// the latency covers it before its first hit: a faster pad's weak hit struck with that first
+    /// hit then waits for it within its slot. A pad already heard from keeps what it showed.
+    /// Returns the latency.
+    @discardableResult
+    public func greet(padKey: String, rateHz: Double?, atMicros: Int64) -> Int64 {
+        let (latency, rose) = state.withLock { s -> (Int64, Bool) in
+            let c = configuration
+            if s.pads[padKey] == nil {
+                if s.pads.count >= c.maxPads {
+                    s.pads = s.pads.filter { atMicros.saturatingSubtract($0.value.lastMicros) <= c.forgetMicros }
+                }
+                guard s.pads.count < c.maxPads else { return (s.latency, false) }
+                s.pads[padKey] = Pad()
+            }
+            s.pads[padKey]!.greet(at: atMicros, rateHz: rateHz)
+            return Self.rise(&s, c, at: atMicros)
+        }
+        if rose { onRise(latency, padKey) }
+        return latency
+    }
+
+    /// Raises the latency to what the pads heard from need now, if more; whether it rose.
+    private static func rise(_ s: inout State, _ c: Configuration, at micros: Int64) -> (Int64, Bool) {
+        let target = needs(s, c, at: micros).target
+        guard target > s.latency else { return (s.latency, false) }
+        s.latency = target
+        s.lowerSince = nil
+        return (target, true)
+    }
+
+    /// What the pads heard from in the last `forgetMicros` need: the latency covering their
+    /// second latest recent hits (`target`), and their latest (`lower`, for a fall).
+    private static func needs(_ s: State, _ c: Configuration, at micros: Int64) -> (target: Int64, lower: Int64) {
+        var needed: Int64 = 0, latest: Int64 = 0, longestPeriod: Int64 = 0, timed = 0, learning = false
+        for pad in s.pads.values where micros.saturatingSubtract(pad.lastMicros) <= c.forgetMicros {
+            let lateness = pad.lateness(window: c.window)
+            needed = max(needed, lateness.second)
+            latest = max(latest, lateness.largest)
+            if let period = pad.periodMicros {
+                longestPeriod = max(longestPeriod, period)
+                timed += 1
+                learning = learning || pad.seen < max(2, c.window / 4)
+            }
+        }
+        // The stands' hold, where two pads play, or while a pad is new (its neighbours may
+        // not have played yet: covered from the start, no step when they do).
+        let hold = c.crosstalkHold && (timed >= 2 || learning)
+            ? max(0, longestPeriod + 1_000 - c.periodMicros - c.marginMicros) : 0
+        let extra = c.periodMicros.saturatingAdd(c.marginMicros).saturatingAdd(hold)
+        // A fall covers the latest of each pad's recent hits, not the second latest: room for
+        // the next late one, so that it does not fall only to rise again.
+        return (min(c.maxMicros, needed.saturatingAdd(extra)), min(c.maxMicros, latest.saturatingAdd(extra)))
+    }
+
     private func choose(padKey: String, rateHz: Double?, latenessMicros: Int64?, arrivalMicros: Int64, prior: Bool)
         -> (latencyMicros: Int64, rose: Bool?)
     {
@@ -136,26 +192,7 @@ public final class LatencyChooser: Sendable {
                 s.pads[padKey] = Pad(prior: prior)
             }
             s.pads[padKey]!.record(min(max(lateness, 0), c.maxMicros), at: arrivalMicros, rateHz: rateHz, window: c.window)
-            var needed: Int64 = 0, latest: Int64 = 0, longestPeriod: Int64 = 0, timed = 0, learning = false
-            for pad in s.pads.values where !stale(pad) {
-                let lateness = pad.lateness(window: c.window)
-                needed = max(needed, lateness.second)
-                latest = max(latest, lateness.largest)
-                if let period = pad.periodMicros {
-                    longestPeriod = max(longestPeriod, period)
-                    timed += 1
-                    learning = learning || pad.seen < max(2, c.window / 4)
-                }
-            }
-            // The stands' hold, where two pads play, or while a pad is new (its neighbours may
-            // not have played yet: covered from the start, no step when they do).
-            let hold = c.crosstalkHold && (timed >= 2 || learning)
-                ? max(0, longestPeriod + 1_000 - c.periodMicros - c.marginMicros) : 0
-            let extra = c.periodMicros.saturatingAdd(c.marginMicros).saturatingAdd(hold)
-            let target = min(c.maxMicros, needed.saturatingAdd(extra))
-            // A fall covers the latest of each pad's recent hits, not the second latest: room for
-            // the next late one, so that it does not fall only to rise again.
-            let lower = min(c.maxMicros, latest.saturatingAdd(extra))
+            let (target, lower) = Self.needs(s, c, at: arrivalMicros)
             let paused = s.lastArrival.map { arrivalMicros.saturatingSubtract($0) >= c.pauseMicros } ?? true
             s.lastArrival = max(s.lastArrival ?? arrivalMicros, arrivalMicros)
             if target > s.latency {
@@ -180,6 +217,12 @@ public final class LatencyChooser: Sendable {
 }
 
 extension LatencyChooser.Pad {
+    /// Heard from (a hello) at `micros`, with no hit yet: its lateness is the new pad's prior.
+    mutating func greet(at micros: Int64, rateHz: Double?) {
+        lastMicros = max(lastMicros, micros)
+        if let rateHz, rateHz.isFinite, rateHz >= 1 { periodMicros = Int64((1e6 / rateHz).rounded()) }
+    }
+
     mutating func record(_ lateness: Int64, at micros: Int64, rateHz: Double?, window: Int) {
         if recent.count < window {
             recent.append(lateness)

@@ -88,6 +88,12 @@ public final class StandCrosstalk: Sendable {
         return decision
     }
 
+    /// Takes pad `padKey`'s hello (sensor `rateHz`): the pad is known before its first hit, so
+    /// a weak hit on a neighbour struck with that first hit waits for it.
+    public func greet(padKey: String, rateHz: Double?) {
+        state.withLock { _ = $0.model.pad(padKey, rateHz: rateHz) }
+    }
+
     /// Hits cancelled on arrival, and waiting hits taken back, so far.
     public var counts: (cancelled: Int, takenBack: Int) { state.withLock { ($0.cancelled, $0.takenBack) } }
 

@@ -334,7 +334,13 @@ struct Serve: AsyncParsableCommand {
                     let routed = router.route(received)
                     printer?.hits.send(routed)
                 },
-                onNotice: { printError("drumbrain: \($0)") })
+                onNotice: { printError("drumbrain: \($0)") },
+                onHello: { hello in
+                    // On the network thread, before the pad's first hit: the latency covers it
+                    // and the stands know it from the start.
+                    router.greet(padName: hello.padName, connectionID: hello.connectionID,
+                                 rateHz: hello.rateHz.map(Double.init), atMicros: hello.receivedMicros)
+                })
         } catch {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "
                                   + "is another drumbrain running? Try --port with another number")

@@ -27,7 +27,11 @@ struct HitRouterTests {
             calls.withLock { $0.append((drum, brainMicros, delayMicros, id)) }
             return !full
         }
-        func takeBack(id: UInt32) -> Bool { true }
+        let takenBack = Mutex<[UInt32]>([])
+        func takeBack(id: UInt32) -> Bool {
+            takenBack.withLock { $0.append(id) }
+            return true
+        }
     }
 
     static let kit = Kit(name: "T", drums: ["kick", "snare", "racktom"].map {

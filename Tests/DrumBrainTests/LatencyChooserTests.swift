@@ -91,6 +91,55 @@ struct LatencyChooserTests {
             == 20_000 + Self.period + 1_000)
     }
 
+    /// A pad's hello counts as hearing from it: the latency covers a 100 Hz pad (its prior, and
+    /// the stands' hold while it is new) before its first hit, as its first hit would, and says so
+    /// once; its first hit then adds nothing. A pad that said hello and never played stops
+    /// counting after 30 s, as one gone quiet does.
+    @Test func aPadsHelloCountsBeforeItsFirstHit() {
+        let rises = Mutex<[String]>([])
+        let chooser = LatencyChooser(.init(periodMicros: Self.period), onRise: { _, pad in rises.withLock { $0.append(pad) } })
+        let greeted = chooser.greet(padKey: "phone", rateHz: 100, atMicros: 0)
+        #expect(greeted == 42_000 + Self.period + 1_000 + 7_333)
+        #expect(chooser.note(padKey: "fast", rateHz: 1_600, latenessMicros: 4_000, arrivalMicros: 10_000) == greeted)
+        #expect(chooser.note(padKey: "phone", rateHz: 100, latenessMicros: 20_000, arrivalMicros: 30_000) == greeted)
+        #expect(rises.withLock { $0 } == ["phone"])
+        let quiet = LatencyChooser(.init(periodMicros: Self.period))
+        quiet.greet(padKey: "phone", rateHz: 100, atMicros: 0)
+        _ = Self.feed(quiet, "fast", rateHz: 1_600, lateness: { _ in 4_000 }, count: 400, from: 1_000_000)
+        // 41 s on, after a pause: the quiet phone no longer holds the fast pad back.
+        #expect(quiet.note(padKey: "fast", rateHz: 1_600, latenessMicros: 4_000, arrivalMicros: 42_000_000)
+            == 4_000 + Self.period + 1_000)
+    }
+
+    /// The first strike of a kit: a 100 Hz pad's arrives 25 ms after it was struck, a 1.6 kHz
+    /// pad's crosstalk of it 4.5 ms after. Once both pads have said hello, the crosstalk waits in
+    /// its slot for its cause and is taken back; unknown, the slow pad can neither hold the
+    /// latency nor the decision, and the crosstalk plays.
+    @Test func aHelloLetsTheFirstStrikesCrosstalkWaitForIt() {
+        for greeted in [true, false] {
+            let player = HitRouterTests.RecordingPlayer()
+            let router = HitRouter(player: player, drums: DrumMap(kit: HitRouterTests.kit, generation: 1), crosstalk: nil,
+                                   stands: StandCrosstalk(), jitterMicros: 0,
+                                   latency: LatencyChooser(.init(periodMicros: Self.period)))
+            if greeted {
+                router.greet(padName: "snare-pad", connectionID: 1, rateHz: 100, atMicros: 0)
+                router.greet(padName: "tom-pad", connectionID: 2, rateHz: 1_600, atMicros: 0)
+            }
+            let strike: Int64 = 1_000_000
+            let crosstalk = router.route(ReceivedHit(hit: DrumHit(drum: "racktom", velocity: 0.3, strength: 0.4), connectionID: 2,
+                                                     padName: "tom-pad", receivedMicros: strike + 4_500, latencyMicros: 4_500,
+                                                     rateHz: 1_600))
+            let cause = router.route(ReceivedHit(hit: DrumHit(drum: "snare", velocity: 1, strength: 2.5), connectionID: 1,
+                                                 padName: "snare-pad", receivedMicros: strike + 25_000, latencyMicros: 25_000,
+                                                 rateHz: 100))
+            guard case .queued = crosstalk.disposition, case .queued = cause.disposition else {
+                Issue.record("both queued at first: \(crosstalk.disposition), \(cause.disposition)")
+                continue
+            }
+            #expect(player.takenBack.withLock { $0.count } == (greeted ? 1 : 0), "greeted \(greeted)")
+        }
+    }
+
     /// Through the router: a synced pad's hit starts at its strike plus the latency chosen.
     @Test func theRouterSchedulesEachHitAtItsStrikePlusTheLatency() {
         let player = HitRouterTests.RecordingPlayer()

@@ -11,7 +11,7 @@ struct BrainConnectionTests {
         var c = connection()
         let actions = c.receive(DrumMessage.hello(version: 1, padName: "pad-a", drum: "snare").packet,
                                 nowMicros: 10)
-        #expect(actions == [.send(.welcome(version: DrumMessage.protocolVersion, brainName: "studio", kitName: "Default"))])
+        #expect(actions == [.greeted, .send(.welcome(version: DrumMessage.protocolVersion, brainName: "studio", kitName: "Default"))])
         #expect(c.statistics.padName == "pad-a" && c.statistics.drum == "snare")
     }
 

@@ -30,9 +30,12 @@ import numpy as np
 import corpus
 
 SCENARIOS = ("kit4", "mixed-rates", "two-stands", "bumps", "moved", "idle-bumps")
-PROFILE_CHOICES = tuple(corpus.PROFILES) + ("mixed",)
 # `--profile mixed` (and mixed-rates by default): the pads take these in turn, 250/200/100/1600 Hz.
 MIXED_ORDER = ("dualsense", "joycon", "phone", "adxl345")
+# `mixed-K` starts the turn K profiles later, so the idle ride is at another rate: mixed-1 puts it
+# at 250 Hz, mixed-2 at 200 Hz, mixed-3 at 100 Hz (and the played pads on the other three).
+MIXED_ROTATIONS = tuple(f"mixed-{k}" for k in range(1, len(MIXED_ORDER)))
+PROFILE_CHOICES = tuple(corpus.PROFILES) + ("mixed",) + MIXED_ROTATIONS
 DEFAULT_SECONDS = 120.0
 
 RATIO_RANGE = (0.03, 0.10)      # crosstalk strength / source strength, per ordered pair
@@ -240,8 +243,13 @@ def play(rng, seconds, snare, toms, ride=None, blocked=(), ghost_rate=0.3):
 
 
 def _profiles(pads, profile):
-    for k, p in enumerate(pads):
-        p.profile = MIXED_ORDER[k % len(MIXED_ORDER)] if profile == "mixed" else profile
+    if profile == "mixed" or profile in MIXED_ROTATIONS:
+        turn = 0 if profile == "mixed" else int(profile.rpartition("-")[2])
+        for k, p in enumerate(pads):
+            p.profile = MIXED_ORDER[(k + turn) % len(MIXED_ORDER)]
+    else:
+        for p in pads:
+            p.profile = profile
 
 
 def _couplings(rng, scene, from_s=0.0, until_s=None, only=None, old=None):

@@ -34,6 +34,9 @@ public struct BrainConnection: Sendable {
         /// Tell the brain's operator about implausible input that was refused but did not close
         /// the connection (a hit time, a clock offset); the server rate-limits these.
         case notice(String)
+        /// The pad said hello: its name and rate (if it sent one) are now known. The brain makes
+        /// the pad known before its first hit (the latency, the stands).
+        case greeted
     }
 
     /// Limits that keep one pad from hurting the others.
@@ -185,6 +188,7 @@ public struct BrainConnection: Sendable {
                     return
                 }
                 pairing = .paired
+                actions.append(.greeted)
                 actions.append(.send(.welcome(version: DrumMessage.protocolVersion,
                                               brainName: brainName, kitName: kitName)))
                 return
@@ -231,6 +235,7 @@ public struct BrainConnection: Sendable {
             statistics.rateHz = rate ?? statistics.rateHz
             statistics.padName = padName
             statistics.drum = drum
+            actions.append(.greeted)
             if !again {
                 actions.append(.send(.welcome(version: DrumMessage.protocolVersion,
                                               brainName: brainName, kitName: kitName)))

@@ -60,6 +60,8 @@ final class BrainLoop: @unchecked Sendable {
     let onHit: @Sendable (ReceivedHit) -> Void
     /// Where the operator's notices go (already escaped and rate-limited), on the loop's thread.
     let onNotice: @Sendable (String) -> Void
+    /// Where each pad's hello goes (each time it says one), on the loop's thread.
+    let onHello: @Sendable (PadHello) -> Void
     /// Notices are said at most once per this long, brain-wide; the rest are counted into the next.
     static let noticeIntervalMicros: Int64 = 10_000_000
     /// When the last notice was said (0: never), and how many were held back since.
@@ -90,11 +92,13 @@ final class BrainLoop: @unchecked Sendable {
     /// Takes a bound, listening, non-blocking socket. Throws if epoll or eventfd cannot be had.
     init(listenFD: Int32, configuration: BrainServer.Configuration,
          onHit: @escaping @Sendable (ReceivedHit) -> Void,
-         onNotice: @escaping @Sendable (String) -> Void = { _ in }) throws(DrumNetError) {
+         onNotice: @escaping @Sendable (String) -> Void = { _ in },
+         onHello: @escaping @Sendable (PadHello) -> Void = { _ in }) throws(DrumNetError) {
         self.listenFD = listenFD
         self.configuration = configuration
         self.onHit = onHit
         self.onNotice = onNotice
+        self.onHello = onHello
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw .socket(operation: "epoll_create1", code: errno) }
         do {
@@ -301,6 +305,10 @@ final class BrainLoop: @unchecked Sendable {
                 close(pad)
             case .notice(let text):
                 notice(text, from: pad, nowMicros: receivedMicros)
+            case .greeted:
+                guard let name = pad.connection.statistics.padName else { break }
+                onHello(PadHello(connectionID: pad.connection.statistics.connectionID, padName: name,
+                                 rateHz: pad.connection.statistics.rateHz, receivedMicros: receivedMicros))
             }
         }
     }

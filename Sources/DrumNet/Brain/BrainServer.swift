@@ -52,14 +52,17 @@ public final class BrainServer: Sendable {
     /// Binds and starts accepting. Throws if the address cannot be resolved or bound.
     ///
     /// `onNotice` gets the operator's notices about refused input (implausible times), escaped
-    /// and at most one per 10 s; it runs on the network thread too.
+    /// and at most one per 10 s; `onHello` each pad's hello (its name, checked, and rate), before
+    /// any of its hits; both run on the network thread too.
     public init(configuration: Configuration, onHit: @escaping @Sendable (ReceivedHit) -> Void,
-                onNotice: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+                onNotice: @escaping @Sendable (String) -> Void = { _ in },
+                onHello: @escaping @Sendable (PadHello) -> Void = { _ in }) async throws {
         self.configuration = configuration
         let (fd, port) = try Self.listen(host: configuration.host, port: configuration.port)
         self.port = port
         do {
-            loop = try BrainLoop(listenFD: fd, configuration: configuration, onHit: onHit, onNotice: onNotice)
+            loop = try BrainLoop(listenFD: fd, configuration: configuration, onHit: onHit, onNotice: onNotice,
+                                 onHello: onHello)
         } catch {
             Glibc.close(fd)
             throw error

@@ -34,3 +34,23 @@ public struct ReceivedHit: Sendable, Equatable {
         return overflow ? nil : strike
     }
 }
+
+/// A pad's hello as the brain received it: the pad is known from here on, before its first hit.
+public struct PadHello: Sendable, Equatable {
+    /// The connection it came on.
+    public var connectionID: Int
+    /// The pad's name.
+    public var padName: String
+    /// The pad's sensor rate in Hz, if its hello said (protocol 2).
+    public var rateHz: Float?
+    /// Brain monotonic clock at receipt, µs.
+    public var receivedMicros: Int64
+
+    /// Creates a received hello.
+    public init(connectionID: Int, padName: String, rateHz: Float?, receivedMicros: Int64) {
+        self.connectionID = connectionID
+        self.padName = padName
+        self.rateHz = rateHz
+        self.receivedMicros = receivedMicros
+    }
+}
