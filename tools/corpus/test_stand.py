@@ -5,6 +5,7 @@ import filecmp
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -276,6 +277,14 @@ def test_mixed_profiles_and_one_profile_for_every_pad():
     assert {p.profile for p in one.pads} == {"phone"}
     assert {p.profile for p in stand.make_scene("kit4", 10.0, 1).pads} == {"dualsense"}
     assert {p.profile for p in stand.make_scene("kit4", 10.0, 1, "mixed").pads} == set(stand.MIXED_ORDER)
+    # mixed-K: the same turn from the (K+1)th profile; the idle ride at 250, 200, then 100 Hz.
+    for k, idle_hz in ((1, 250.0), (2, 200.0), (3, 100.0)):
+        turned = stand.make_scene("mixed-rates", 10.0, 1, f"mixed-{k}")
+        rates = [corpus.PROFILES[p.profile].rate_hz for p in turned.pads]
+        assert rates == [250.0, 200.0, 100.0, 1600.0][k:] + [250.0, 200.0, 100.0, 1600.0][:k], (k, rates)
+        assert [corpus.PROFILES[p.profile].rate_hz for p in turned.pads if p.idle] == [idle_hz]
+    with pytest.raises(ValueError, match="unknown profile 'mixed-4'"):
+        stand.make_scene("mixed-rates", 10.0, 1, "mixed-4")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -415,10 +424,23 @@ def test_stand_table_runs_the_benchmark_as_a_user_would(tmp_path):
     assert cells[4].startswith("0.00 / "), row
     # SCENARIO:PROFILE: two stands with each pad at its own rate, made under work/mixed.
     row = next(line for line in out.stdout.splitlines() if line.startswith("| two-stands:mixed |"))
-    assert float(row.strip("|").split("|")[1]) > 0.5, row
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert float(cells[1]) > 0.5 and re.fullmatch(r"\d+\.\d\d / \d+\.\d\d \(\d+ hits\)", cells[4]), row
     with open(tmp_path / "mixed" / "two-stands-seed4" / "stand.json", encoding="utf-8") as f:
         rates = {p["name"]: p["rate_hz"] for p in json.load(f)["pads"]}
     assert rates == {"snare": 250.0, "racktom": 200.0, "floortom": 100.0, "ride": 1600.0}, rates
+    # --classes none: the scenarios alone; mixed-3 turns the rates so that the idle ride is at 100 Hz.
+    args = [sys.executable, script, "--seeds", "4", "--classes", "none", "--seconds", "12", "--work", str(tmp_path),
+            "--build", build, "--scenarios", "mixed-rates:mixed-3"]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "| sensor class |" not in out.stdout and "stand-table: mixed-rates:mixed-3 seed 4" in out.stderr
+    row = next(line for line in out.stdout.splitlines() if line.startswith("| mixed-rates:mixed-3 |"))
+    assert float(row.strip("|").split("|")[1]) > 0.5, row
+    with open(tmp_path / "mixed-3" / "mixed-rates-seed4" / "stand.json", encoding="utf-8") as f:
+        pads = json.load(f)["pads"]
+    assert {p["name"]: (p["rate_hz"], p["idle"]) for p in pads} == {
+        "snare": (1600.0, False), "racktom": (250.0, False), "floortom": (200.0, False), "ride": (100.0, True)}, pads
     bad = subprocess.run([sys.executable, script, "--classes", "theremin"], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown class theremin" in bad.stderr
     bad = subprocess.run([sys.executable, script, "--scenarios", "two-stands:theremin"], capture_output=True, text=True)
