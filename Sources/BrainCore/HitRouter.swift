@@ -103,14 +103,25 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
     public var queueFullHits: Int { queueFull.load(ordering: .relaxed) }
 
     /// Takes a pad's hello, its name `padName` (nil: the connection's number) and sensor
-    /// `rateHz`, at `atMicros`: the latency covers the pad and the stands know it before its
-    /// first hit, so the first strikes are judged as the later ones (a 1.6 kHz pad's weak hit
-    /// struck with a 100 Hz pad's first strike waits for it, which arrives 20 ms later).
-    /// Network thread only.
-    public func greet(padName: String?, connectionID: Int, rateHz: Double?, atMicros: Int64) {
+    /// `rateHz`, at `atMicros`: the latency covers the pad and, where its hits will carry their
+    /// strength (`strengths`: protocol 2 on), the stands know it before its first hit, so the
+    /// first strikes are judged as the later ones (a 1.6 kHz pad's weak hit struck with a 100 Hz
+    /// pad's first strike waits for it, which arrives 20 ms later). A rate outside
+    /// `plausibleRates` counts as none said. Network thread only.
+    public func greet(padName: String?, connectionID: Int, rateHz: Double?, strengths: Bool, atMicros: Int64) {
         let padKey = padName ?? "connection-\(connectionID)"
-        latency?.greet(padKey: padKey, rateHz: rateHz, atMicros: atMicros)
-        stands?.greet(padKey: padKey, rateHz: rateHz)
+        let rate = Self.plausible(rateHz)
+        latency?.greet(padKey: padKey, rateHz: rate, atMicros: atMicros)
+        if strengths { stands?.greet(padKey: padKey, rateHz: rate) }
+    }
+
+    /// The sensor rates the brain takes from a pad, Hz: from 25 Hz (a 40 ms period, beyond which
+    /// a drum stroke is not seen) to 25.6 kHz. Another rate said is taken as none: a client's
+    /// 1 Hz would have weak hits wait a second for it, and its latency cover four.
+    public static var plausibleRates: ClosedRange<Double> { 25...25_600 }
+
+    static func plausible(_ rateHz: Double?) -> Double? {
+        rateHz.flatMap { plausibleRates.contains($0) ? $0 : nil }
     }
 
     /// Decides and queues `received`; returns what became of it. Network thread only.
@@ -135,7 +146,7 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
             // A MIDI source's notes are dated exactly: no detector's lateness to assume. A felt
             // push is never played: it waits as a hit would, but its lateness is not the pads'.
             buffer = hit.felt ? latency.latencyMicros
-                : latency.note(padKey: padKey, rateHz: received.rateHz.map(Double.init), latenessMicros: received.latencyMicros,
+                : latency.note(padKey: padKey, rateHz: Self.plausible(received.rateHz.map(Double.init)), latenessMicros: received.latencyMicros,
                                arrivalMicros: received.receivedMicros, prior: received.connectionID != MIDIInput.connectionID)
         }
         let slot = buffer > 0 ? strike.map { min($0, received.receivedMicros).saturatingAdd(buffer) } : nil
@@ -146,7 +157,7 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
                 return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
             }
         } else if let stands, let strength = hit.strength {
-            switch stands.decide(padKey: padKey, rateHz: received.rateHz.map(Double.init), strikeMicros: estimated,
+            switch stands.decide(padKey: padKey, rateHz: Self.plausible(received.rateHz.map(Double.init)), strikeMicros: estimated,
                                  arrivalMicros: received.receivedMicros, strength: Double(strength), id: number,
                                  slotMicros: slot, felt: hit.felt) {
             case .crosstalk:

@@ -150,7 +150,7 @@ public struct KitReplay {
         if let first = order.first {
             let start = micros(pads[first.pad].hits[first.hit].arrival)
             for (p, pad) in pads.enumerated() {
-                router.greet(padName: pad.name, connectionID: p + 1, rateHz: pad.rateHz, atMicros: start)
+                router.greet(padName: pad.name, connectionID: p + 1, rateHz: pad.rateHz, strengths: true, atMicros: start)
             }
         }
         var routed: [(pad: Int, hit: Int, result: RoutedHit)] = []

@@ -339,7 +339,8 @@ struct Serve: AsyncParsableCommand {
                     // On the network thread, before the pad's first hit: the latency covers it
                     // and the stands know it from the start.
                     router.greet(padName: hello.padName, connectionID: hello.connectionID,
-                                 rateHz: hello.rateHz.map(Double.init), atMicros: hello.receivedMicros)
+                                 rateHz: hello.rateHz.map(Double.init), strengths: hello.version >= 2,
+                                 atMicros: hello.receivedMicros)
                 })
         } catch {
             throw ValidationError("cannot listen on \(bind):\(port): \(error); "

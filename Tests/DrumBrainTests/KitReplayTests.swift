@@ -32,4 +32,17 @@ struct KitReplayTests {
         #expect(differ == 0, "\(differ) of \(whole.decisions.count) hits decided otherwise")
         #expect(snareOnly.played.allSatisfy { $0.pad == 0 } && snareOnly.played.count == whole.played.count { $0.pad == 0 })
     }
+
+    /// Every pad says hello as the replay begins, as live: the first strike of a 100 Hz pad,
+    /// arriving 25 ms after it, takes back a 1.6 kHz pad's crosstalk of it that arrived 20 ms
+    /// earlier, which waited in its slot for a pad the brain knew of.
+    @Test func everyPadIsKnownFromTheStart() {
+        let slow = KitReplay.Pad(name: "snare-pad", drum: "snare", rateHz: 100,
+                                 hits: [.init(time: 1.0, arrival: 1.025, velocity: 1, strength: 2.5)])
+        let fast = KitReplay.Pad(name: "tom-pad", drum: "racktom", rateHz: 1_600,
+                                 hits: [.init(time: 1.0, arrival: 1.0045, velocity: 0.3, strength: 0.4)])
+        let result = KitReplay.run([slow, fast], drums: ["snare", "racktom"])
+        #expect(result.decisions.map(\.outcome) == ["taken_back", "played"], "\(result.decisions)")
+        #expect(result.played.map(\.pad) == [0] && result.played.allSatisfy { $0.delayMs == 0 })
+    }
 }

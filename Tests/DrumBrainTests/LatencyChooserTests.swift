@@ -122,8 +122,8 @@ struct LatencyChooserTests {
                                    stands: StandCrosstalk(), jitterMicros: 0,
                                    latency: LatencyChooser(.init(periodMicros: Self.period)))
             if greeted {
-                router.greet(padName: "snare-pad", connectionID: 1, rateHz: 100, atMicros: 0)
-                router.greet(padName: "tom-pad", connectionID: 2, rateHz: 1_600, atMicros: 0)
+                router.greet(padName: "snare-pad", connectionID: 1, rateHz: 100, strengths: true, atMicros: 0)
+                router.greet(padName: "tom-pad", connectionID: 2, rateHz: 1_600, strengths: true, atMicros: 0)
             }
             let strike: Int64 = 1_000_000
             let crosstalk = router.route(ReceivedHit(hit: DrumHit(drum: "racktom", velocity: 0.3, strength: 0.4), connectionID: 2,
@@ -137,7 +137,23 @@ struct LatencyChooserTests {
                 continue
             }
             #expect(player.takenBack.withLock { $0.count } == (greeted ? 1 : 0), "greeted \(greeted)")
+            #expect(crosstalk.holdMicros == 0, "it waits within its slot: \(crosstalk.holdMicros) µs past it")
         }
+    }
+
+    /// What a hello says is checked before it counts: a rate outside 25 Hz…25.6 kHz is taken as
+    /// none (a 1 Hz pad would have the latency cover four seconds and weak hits wait one), and a
+    /// pad whose hits carry no strength (protocol 1) joins the latency but not the stands.
+    @Test func aHellosRateAndVersionAreCheckedBeforeTheyCount() {
+        let chooser = LatencyChooser(.init(periodMicros: Self.period))
+        let stands = StandCrosstalk()
+        let router = HitRouter(player: HitRouterTests.RecordingPlayer(), drums: DrumMap(kit: HitRouterTests.kit, generation: 1),
+                               crosstalk: nil, stands: stands, jitterMicros: 0, latency: chooser)
+        router.greet(padName: "liar", connectionID: 1, rateHz: 1, strengths: true, atMicros: 0)
+        #expect(chooser.latencyMicros == 18_000 + Self.period + 1_000, "as a pad that said no rate")
+        router.greet(padName: "old", connectionID: 2, rateHz: 200, strengths: false, atMicros: 0)
+        #expect(stands.model.padKeys == ["liar"])
+        #expect(chooser.latencyMicros == 22_000 + Self.period + 1_000 + (6_000 - Self.period - 1_000))
     }
 
     /// Through the router: a synced pad's hit starts at its strike plus the latency chosen.

@@ -97,7 +97,10 @@ struct ProtocolVersionTests {
         #expect(first == [.greeted, .send(.welcome(version: 2, brainName: "b", kitName: "k"))])
         // Greeted again: the brain learns the rate (the latency, the stands) before any hit.
         let second = c.receive(DrumMessage.hello(version: 2, padName: "p", drum: "snare", rateHz: 1600).packet, nowMicros: 2)
-        #expect(second == [.greeted] && c.statistics.rateHz == 1600)
+        #expect(second == [.greeted] && c.statistics.rateHz == 1600 && c.statistics.version == 2)
+        // A hello under another name renames the connection but makes no second pad known.
+        let renamed = c.receive(DrumMessage.hello(version: 2, padName: "q", drum: "snare").packet, nowMicros: 3)
+        #expect(renamed.isEmpty && c.statistics.padName == "q")
         // A bare hit from any OSC client still plays.
         let bare = c.receive(OSCEncoding.packet(OSCMessage("/drum/hit", [.string("snare")])), nowMicros: 3)
         #expect(bare == [.deliver(DrumHit(drum: "snare"), latencyMicros: nil)])

@@ -43,5 +43,13 @@ public struct RawSocket: Sendable {
         return (all, false)
     }
 
+    /// One read: what the peer has sent (waiting up to 10 s for it); empty if it closed or
+    /// nothing came.
+    public func readSome() -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &buffer, buffer.count)
+        return n > 0 ? Array(buffer[..<n]) : []
+    }
+
     public func close() { _ = Glibc.close(fd) }
 }

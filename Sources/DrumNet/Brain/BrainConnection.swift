@@ -175,7 +175,8 @@ public struct BrainConnection: Sendable {
     private mutating func handle(_ message: DrumMessage, nowMicros: Int64, into actions: inout [Action]) {
         if pairing != .paired {
             switch (message, pairing) {
-            case (.hello(_, let padName, let drum, let rate), .awaitingHello):
+            case (.hello(let version, let padName, let drum, let rate), .awaitingHello):
+                statistics.version = version
                 statistics.rateHz = rate
                 statistics.padName = padName
                 statistics.drum = drum
@@ -228,14 +229,17 @@ public struct BrainConnection: Sendable {
                 }
             }
             actions.append(.deliver(hit, latencyMicros: latency))
-        case .hello(_, let padName, let drum, let rate):
+        case .hello(let version, let padName, let drum, let rate):
             // A protocol 2 pad says hello again with its rate once welcomed: that one updates
-            // what the brain knows and is not welcomed again.
+            // what the brain knows and is not welcomed again. A hello under another name renames
+            // the connection, but does not make a second pad known: its hits will.
             let again = statistics.padName != nil
+            let renamed = again && statistics.padName != padName
+            statistics.version = version
             statistics.rateHz = rate ?? statistics.rateHz
             statistics.padName = padName
             statistics.drum = drum
-            actions.append(.greeted)
+            if !renamed { actions.append(.greeted) }
             if !again {
                 actions.append(.send(.welcome(version: DrumMessage.protocolVersion,
                                               brainName: brainName, kitName: kitName)))

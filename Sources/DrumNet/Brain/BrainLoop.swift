@@ -308,7 +308,8 @@ final class BrainLoop: @unchecked Sendable {
             case .greeted:
                 guard let name = pad.connection.statistics.padName else { break }
                 onHello(PadHello(connectionID: pad.connection.statistics.connectionID, padName: name,
-                                 rateHz: pad.connection.statistics.rateHz, receivedMicros: receivedMicros))
+                                 rateHz: pad.connection.statistics.rateHz, version: pad.connection.statistics.version ?? 1,
+                                 receivedMicros: receivedMicros))
             }
         }
     }

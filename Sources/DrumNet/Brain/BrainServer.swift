@@ -52,8 +52,9 @@ public final class BrainServer: Sendable {
     /// Binds and starts accepting. Throws if the address cannot be resolved or bound.
     ///
     /// `onNotice` gets the operator's notices about refused input (implausible times), escaped
-    /// and at most one per 10 s; `onHello` each pad's hello (its name, checked, and rate), before
-    /// any of its hits; both run on the network thread too.
+    /// and at most one per 10 s; `onHello` each pad's hello (its name, rate and version; not a
+    /// hello that renames the connection), before any of its hits (with a key: once paired);
+    /// both run on the network thread too.
     public init(configuration: Configuration, onHit: @escaping @Sendable (ReceivedHit) -> Void,
                 onNotice: @escaping @Sendable (String) -> Void = { _ in },
                 onHello: @escaping @Sendable (PadHello) -> Void = { _ in }) async throws {

@@ -10,6 +10,8 @@ public struct PadStatistics: Sendable, Equatable {
     public var drum: String?
     /// The pad's sensor rate in Hz, if its hello said (protocol 2).
     public var rateHz: Float?
+    /// The protocol version its hello said.
+    public var version: Int32?
     /// Hits received.
     public var hits = 0
     /// Pushes the pad felt through its stand and sent to learn from (`/drum/felt`; never played).

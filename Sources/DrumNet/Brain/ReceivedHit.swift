@@ -43,14 +43,17 @@ public struct PadHello: Sendable, Equatable {
     public var padName: String
     /// The pad's sensor rate in Hz, if its hello said (protocol 2).
     public var rateHz: Float?
+    /// The protocol version its hello said: from 2 on, its hits carry their strength.
+    public var version: Int32
     /// Brain monotonic clock at receipt, µs.
     public var receivedMicros: Int64
 
     /// Creates a received hello.
-    public init(connectionID: Int, padName: String, rateHz: Float?, receivedMicros: Int64) {
+    public init(connectionID: Int, padName: String, rateHz: Float?, version: Int32, receivedMicros: Int64) {
         self.connectionID = connectionID
         self.padName = padName
         self.rateHz = rateHz
+        self.version = version
         self.receivedMicros = receivedMicros
     }
 }
