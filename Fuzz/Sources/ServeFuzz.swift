@@ -97,7 +97,7 @@ public func serveFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             case .deliver(let hit, let latency):
                 if let latency { precondition(latency.magnitude <= 10_000_000, "a latency beyond the limit was trusted") }
                 let received = ReceivedHit(hit: hit, connectionID: 1, padName: connection.statistics.padName,
-                                           receivedMicros: now, latencyMicros: latency)
+                                           receivedMicros: now, latencyMicros: latency, rateHz: connection.statistics.rateHz)
                 player.latestAllowedMicros = now.saturatingAdd(longestWait)
                 let result = router.route(received)
                 switch result.disposition {
@@ -106,6 +106,12 @@ public func serveFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 case .unknownDrum: checkPrintable(BrainLines.unknown(result, kitDrums: drums.names))
                 case .queueFull: checkPrintable(BrainLines.dropped(result, reason: "queue_full"))
                 case .felt: break  // a push felt through the stand: learned from, never played or shown
+                }
+            case .greeted:
+                // As the brain's onHello: the pad known before its hits, whatever rate it claims.
+                if let name = connection.statistics.padName {
+                    router.greet(padName: name, connectionID: 1, rateHz: connection.statistics.rateHz.map(Double.init),
+                                 strengths: (connection.statistics.version ?? 1) >= 2, atMicros: now)
                 }
             case .notice(let text):
                 checkPrintable(text)
