@@ -88,6 +88,10 @@ public struct StandModel: Sendable {
         /// A faster receiver's hit above what a pad of the source's rate could feel is a response
         /// only if weaker than this share of its own soft strikes (`isResponse`); 0: no such test.
         public var ownSoftShare: Double = 0.3
+        /// A receiver's hit at least this share of its own soft strikes is one of its strikes, not
+        /// a response, where the receiver's sensor is no faster than the source's (`isResponse`);
+        /// 0: no such test.
+        public var ownStrikeShare: Double = 0.5
         /// Which low quantile of a pad's strikes with nothing around them are its soft strikes.
         public var ownSoftQuantile: Double = 0.1
         /// How many such strikes a pad must have played before its soft strikes are trusted
@@ -343,10 +347,19 @@ public struct StandModel: Sendable {
     /// but a hit above what a pad of the source's rate could feel must also be weaker than
     /// `ownSoftShare` of the receiver's own soft strikes: a ride's 8ths struck with a 250 Hz
     /// snare's backbeats on another stand were learned as its crosstalk, at 40-140 % of it.
+    ///
+    /// A receiver no faster than the source: a hit at least `ownStrikeShare` of its own soft
+    /// strikes is one of them. A ride keeping 8ths on the snare's stand strikes with every
+    /// backbeat at 20-35 % of it; taken for its crosstalk, they taught the ride to feel 15-27 %
+    /// of the snare, and a 200 Hz ride lost 16-26 strikes in two minutes, a 100 Hz one 64-123.
     func isResponse(_ strength: Double, of strike: Double, from source: Int, on receiver: Int) -> Bool {
         let c = configuration
         let factor = rateFactor(source, receiver)
         guard strength <= c.candidateRatio * factor * strike else { return false }
+        if factor <= 1, c.ownStrikeShare > 0, ownSoftCounts[receiver] >= c.ownSoftStrikes, let soft = ownSofts[receiver],
+           strength >= c.ownStrikeShare * soft {
+            return false
+        }
         guard factor > 1, strength > c.candidateRatio * strike, c.ownSoftShare > 0,
               ownSoftCounts[receiver] >= c.ownSoftStrikes, let soft = ownSofts[receiver] else { return true }
         return strength < c.ownSoftShare * soft

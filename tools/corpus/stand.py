@@ -29,7 +29,7 @@ import numpy as np
 
 import corpus
 
-SCENARIOS = ("kit4", "mixed-rates", "two-stands", "bumps", "moved", "idle-bumps")
+SCENARIOS = ("kit4", "mixed-rates", "two-stands", "bumps", "moved", "idle-bumps", "ride-kit")
 # `--profile mixed` (and mixed-rates by default): the pads take these in turn, 250/200/100/1600 Hz.
 MIXED_ORDER = ("dualsense", "joycon", "phone", "adxl345")
 # `mixed-K` starts the turn K profiles later, so the idle ride is at another rate: mixed-1 puts it
@@ -283,9 +283,11 @@ def make_scene(scenario, seconds, seed, profile=None):
     rng = np.random.default_rng([seed, zlib.crc32(("stand/" + scenario).encode())])
     kit = [Pad("snare", "snare", "A"), Pad("racktom", "racktom", "A"),
            Pad("floortom", "floortom", "A"), Pad("ride", "ride", "A", idle=True)]
-    if scenario in ("kit4", "mixed-rates", "moved"):
+    if scenario in ("kit4", "mixed-rates", "moved", "ride-kit"):
         pads = kit
         stands = {"A": {"pads": [p.name for p in pads], "others": []}}
+        if scenario == "ride-kit":  # the ride is played, the floortom never struck
+            kit[2].idle, kit[3].idle = True, False
     elif scenario == "two-stands":
         pads = [Pad("snare", "snare", "A"), Pad("racktom", "racktom", "A"),
                 Pad("floortom", "floortom", "B"), Pad("ride", "ride", "B")]
@@ -316,6 +318,8 @@ def make_scene(scenario, seconds, seed, profile=None):
         pl = play(rng, seconds, "snare", ["racktom", "floortom"], blocked=[(half - 1.0, half + 1.0)])
     elif scenario == "two-stands":
         pl = play(rng, seconds, "snare", ["racktom", "floortom"], ride="ride")
+    elif scenario == "ride-kit":
+        pl = play(rng, seconds, "snare", ["racktom"], ride="ride")
     elif scenario == "bumps":
         pl = play(rng, seconds, "snare", ["racktom"], ghost_rate=0.55)
     elif scenario == "idle-bumps":

@@ -160,6 +160,13 @@ def test_idle_pad_is_never_struck_but_feels_the_others(short):
         assert np.ptp(log["z"]) > 0.1
     for scenario in ("two-stands", "bumps"):
         assert not any(p["idle"] for p in truth(short / f"{scenario}-seed3")["pads"])
+    # ride-kit: the ride keeps 8ths on the one stand, and the floortom is the idle pad.
+    info = truth(short / "ride-kit-seed3")
+    assert [p["name"] for p in info["pads"] if p["idle"]] == ["floortom"]
+    assert {p["stand"] for p in info["pads"]} == {"A"}
+    rides = [e["t"] for e in info["events"] if e["pad"] == "ride" and e["kind"] == "strike"]
+    assert not any(e["pad"] == "floortom" and e["kind"] == "strike" for e in info["events"])
+    assert len(rides) >= 12 and max(np.diff(rides)) < 0.4, "8ths at 90-130 BPM"
 
 
 def test_strengths_span_ghost_notes_to_hard_strikes():
