@@ -149,11 +149,12 @@ struct StandModelTests {
     }
 
     /// A ride keeping 8ths on the snare's stand, both at 250 Hz: three snare strokes in four come
-    /// with a ride stroke of 20-40 % of them, and the fourth, alone, shakes the ride at 8 %.
+    /// with a ride stroke of 24-40 % of them, and the fourth, alone, shakes the ride at 8 %.
     /// The ride plays alone too, so its soft strikes are known; a stroke that strong is one of
-    /// them, not the snare's crosstalk. Taken for responses (`ownStrikeShare` 0), the strokes
-    /// teach the ride to feel far more of the snare than it does, and it loses those struck with
-    /// the backbeats.
+    /// them, not the snare's crosstalk, and the strike teaches nothing of the pair (so a long
+    /// passage with a ride stroke on every snare stroke leaves what was learned). Taken for
+    /// responses (`ownStrikeShare` 0), the strokes teach the ride to feel far more of the snare
+    /// than it does, and it loses those struck with the snare.
     @Test func aPadsOwnStrikesWithANeighboursAreNotItsCrosstalk() {
         for share in [0.5, 0] {
             var configuration = StandModel.Configuration()
@@ -165,13 +166,16 @@ struct StandModelTests {
                 return stands.decide(padKey: pad, rateHz: 250, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64((ms + 12) * 1000),
                                      strength: strength, id: id, slotMicros: Int64((ms + 30) * 1000))
             }
-            var lost = 0
-            for k in 0..<240 {
+            var lost = 0, lostLater = 0
+            for k in 0..<480 {
                 let t = Double(k) * 250
-                let ride = 2.0 + 0.4 * Double(k * 7 % 4)
-                if k % 4 != 0 {  // a snare stroke with a ride stroke
+                let ride = 2.4 + 0.4 * Double(k * 7 % 3)
+                if k % 4 != 0 || k >= 240 {  // a snare stroke with a ride stroke (from 240 on, every one)
                     _ = hit("snare", t, 8.0 + Double(k % 3))
-                    if hit("ride", t + 0.5, ride) == .crosstalk && k >= 120 { lost += 1 }
+                    if hit("ride", t + 0.5, ride) == .crosstalk {
+                        if k >= 120 && k < 240 { lost += 1 }
+                        if k >= 400 { lostLater += 1 }
+                    }
                 } else {  // the ride alone, then a snare note alone and its crosstalk on the ride
                     _ = hit("ride", t, ride)
                     let note = 3.0 + Double(k % 5) * 0.5
@@ -181,7 +185,10 @@ struct StandModelTests {
             }
             let learned = stands.model.couplings.first { $0.source == "snare" && $0.receiver == "ride" }?.coupling ?? 0
             if share > 0 {
-                #expect(lost == 0 && learned < 0.1, "\(lost) lost, \(stands.model.couplings)")
+                // Strikes with a ride stroke teach nothing of the pair: it stays learned through
+                // a long passage of them, rather than fading back to the prior.
+                #expect(lost == 0 && lostLater == 0 && learned > 0.05 && learned < 0.1,
+                        "\(lost) lost, \(lostLater) later, \(stands.model.couplings)")
             } else {
                 #expect(lost > 10 && learned > 0.1, "without the rule: \(lost) lost, \(stands.model.couplings)")
             }

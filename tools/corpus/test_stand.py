@@ -167,6 +167,8 @@ def test_idle_pad_is_never_struck_but_feels_the_others(short):
     rides = [e["t"] for e in info["events"] if e["pad"] == "ride" and e["kind"] == "strike"]
     assert not any(e["pad"] == "floortom" and e["kind"] == "strike" for e in info["events"])
     assert len(rides) >= 12 and max(np.diff(rides)) < 0.4, "8ths at 90-130 BPM"
+    log, _ = read_log(short / "ride-kit-seed3" / "floortom.csv")
+    assert not np.any(log["hit"]) and np.ptp(log["z"]) > 0.1, "never struck, yet it feels the others"
 
 
 def test_strengths_span_ghost_notes_to_hard_strikes():
