@@ -10,7 +10,8 @@ import Monotonic
 /// two: crosstalk. Per ordered pair of pads (source → receiver, keyed by pad, not drum) the model
 /// keeps what the hits show, in hindsight, once every hit around a strike has arrived (`settle`):
 /// - **strikes:** hits not judged crosstalk that no much stronger hit on another pad surrounds; a
-///   strike with another strike around it on a third pad teaches nothing of the pair.
+///   strike with another strike around it on a third pad teaches nothing of the pair, nor one
+///   around which the receiver struck too (`isOwnStrike`).
 /// - **responses:** a receiver's hit in the window, much weaker than the strike (at most
 ///   `candidateRatio` of it, less where the receiver's sensor is slower, more where it is faster
 ///   but then weaker than the receiver's own soft strikes: `isResponse`). Their ratios give the
@@ -95,8 +96,9 @@ public struct StandModel: Sendable {
         /// Which low quantile of a pad's strikes with nothing around them are its soft strikes.
         public var ownSoftQuantile: Double = 0.1
         /// How many such strikes a pad must have played before its soft strikes are trusted
-        /// (until then a faster receiver's response is bounded by the rates alone); their
-        /// geometric mean starts the quantile.
+        /// (until then a faster receiver's response is bounded by the rates alone, and no hit is
+        /// taken for the receiver's own strike: `isOwnStrike`); their geometric mean starts the
+        /// quantile.
         public var ownSoftStrikes: Int = 3
 
         /// The largest coupling a state file may hold: the most a response can be (`isResponse`),
