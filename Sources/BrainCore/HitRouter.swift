@@ -141,12 +141,13 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
         // With a jitter buffer or a chosen latency: its strike plus that, never later than its
         // arrival plus that (a pad whose clock runs ahead cannot park hits in the mixer).
         let padKey = received.padName ?? "connection-\(received.connectionID)"
+        let rate = Self.plausible(received.rateHz.map(Double.init))
         var buffer = jitterMicros
         if let latency, strike != nil {
             // A MIDI source's notes are dated exactly: no detector's lateness to assume. A felt
             // push is never played: it waits as a hit would, but its lateness is not the pads'.
             buffer = hit.felt ? latency.latencyMicros
-                : latency.note(padKey: padKey, rateHz: Self.plausible(received.rateHz.map(Double.init)), latenessMicros: received.latencyMicros,
+                : latency.note(padKey: padKey, rateHz: rate, latenessMicros: received.latencyMicros,
                                arrivalMicros: received.receivedMicros, prior: received.connectionID != MIDIInput.connectionID)
         }
         let slot = buffer > 0 ? strike.map { min($0, received.receivedMicros).saturatingAdd(buffer) } : nil
@@ -157,7 +158,7 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
                 return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
             }
         } else if let stands, let strength = hit.strength {
-            switch stands.decide(padKey: padKey, rateHz: Self.plausible(received.rateHz.map(Double.init)), strikeMicros: estimated,
+            switch stands.decide(padKey: padKey, rateHz: rate, strikeMicros: estimated,
                                  arrivalMicros: received.receivedMicros, strength: Double(strength), id: number,
                                  slotMicros: slot, felt: hit.felt) {
             case .crosstalk:

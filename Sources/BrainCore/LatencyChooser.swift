@@ -132,18 +132,22 @@ public final class LatencyChooser: Sendable {
     public func greet(padKey: String, rateHz: Double?, atMicros: Int64) -> Int64 {
         let (latency, rose) = state.withLock { s -> (Int64, Bool) in
             let c = configuration
-            if s.pads[padKey] == nil {
-                if s.pads.count >= c.maxPads {
-                    s.pads = s.pads.filter { atMicros.saturatingSubtract($0.value.lastMicros) <= c.forgetMicros }
-                }
-                guard s.pads.count < c.maxPads else { return (s.latency, false) }
-                s.pads[padKey] = Pad()
-            }
+            guard Self.admit(&s, c, padKey, at: atMicros, prior: true) else { return (s.latency, false) }
             s.pads[padKey]!.greet(at: atMicros, rateHz: rateHz)
             return Self.rise(&s, c, at: atMicros)
         }
         if rose { onRise(latency, padKey) }
         return latency
+    }
+
+    /// Makes `padKey` known if it is not, first forgetting the pads not heard from within
+    /// `forgetMicros` when `maxPads` are known; false when there is still no room for it.
+    private static func admit(_ s: inout State, _ c: Configuration, _ padKey: String, at micros: Int64, prior: Bool) -> Bool {
+        guard s.pads[padKey] == nil else { return true }
+        if s.pads.count >= c.maxPads { s.pads = s.pads.filter { micros.saturatingSubtract($0.value.lastMicros) <= c.forgetMicros } }
+        guard s.pads.count < c.maxPads else { return false }
+        s.pads[padKey] = Pad(prior: prior)
+        return true
     }
 
     /// Raises the latency to what the pads heard from need now, if more; whether it rose.
@@ -185,12 +189,7 @@ public final class LatencyChooser: Sendable {
         state.withLock { s in
             guard let lateness = latenessMicros else { return (s.latency, nil) }
             let c = configuration
-            let stale = { (pad: Pad) in arrivalMicros.saturatingSubtract(pad.lastMicros) > c.forgetMicros }
-            if s.pads[padKey] == nil {
-                if s.pads.count >= c.maxPads { s.pads = s.pads.filter { !stale($0.value) } }
-                guard s.pads.count < c.maxPads else { return (s.latency, nil) }
-                s.pads[padKey] = Pad(prior: prior)
-            }
+            guard Self.admit(&s, c, padKey, at: arrivalMicros, prior: prior) else { return (s.latency, nil) }
             s.pads[padKey]!.record(min(max(lateness, 0), c.maxMicros), at: arrivalMicros, rateHz: rateHz, window: c.window)
             let (target, lower) = Self.needs(s, c, at: arrivalMicros)
             let paused = s.lastArrival.map { arrivalMicros.saturatingSubtract($0) >= c.pauseMicros } ?? true
