@@ -15,7 +15,7 @@ extension StandModel {
     public var stateText: String {
         var text = Self.stateHeader + "\n"
         for key in pairs.keys.sorted(by: { ($0.source, $0.receiver) < ($1.source, $1.receiver) }) {
-            guard let pair = pairs[key], pair.estimate != nil || pair.upper < configuration.priorCoupling else { continue }
+            guard let pair = pairs[key], pair.estimate != nil || pair.upper < priorCoupling(key) else { continue }
             let fields = ["pair", Self.encode(padKeys[key.source]), Self.encode(padKeys[key.receiver]),
                           pair.estimate.map { "\($0)" } ?? "-", "\(pair.responses)", "\(pair.responseRate)",
                           "\(pair.upper)", "\(pair.lagMicros)"]
@@ -53,7 +53,7 @@ extension StandModel {
                 continue
             }
             model.restore(PairKey(source: s, receiver: r), estimate: estimate, responses: responses, responseRate: rate,
-                          upper: min(upper, configuration.priorCoupling), lagMicros: lag)
+                          upper: min(upper, configuration.mostEstimate), lagMicros: lag)
         }
         return (model, skipped)
     }

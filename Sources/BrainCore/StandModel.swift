@@ -24,8 +24,8 @@ import Monotonic
 ///
 /// A pair is *coupled* once it has answered `minimumResponses` strikes and at least
 /// `minimumResponseRate` of those that could show through. Before any evidence, a pair is assumed
-/// coupled up to `priorCoupling` (less from a faster sensor to a slower one: `priorCoupling(_:)`),
-/// so the first strikes are already judged.
+/// coupled up to `priorCoupling` (scaled by the pads' rates: `priorCoupling(_:)`), so the first
+/// strikes are already judged; a receiver's own strike is weighed against the unscaled prior.
 ///
 /// A hit is crosstalk when the hits on other pads around it explain its strength (`Bound`): each
 /// coupled pair's `margin` × coupling × source strength, added up, plus the receiver's softest
@@ -242,13 +242,17 @@ public struct StandModel: Sendable {
         return (min(prior, pair.upper), false)
     }
 
-    /// The coupling assumed for `key` before any evidence: `priorCoupling`, lowered where the
-    /// source's sensor is faster than the receiver's (their period ratio to `rateExponent`, as
-    /// `candidateRatio` raises it the other way). A 1.6 kHz pad reads a shock nearly whole and
-    /// a 100 Hz one a tenth to a third of it, so what a 1.6 kHz hit can cause on a 100 Hz pad,
-    /// read there, is a fraction of the 1.6 kHz reading.
+    /// The coupling assumed for `key` before any evidence: `priorCoupling` times the pads' rate
+    /// factor (their period ratio to `rateExponent`, as `candidateRatio(_:_:)` has it): lowered
+    /// where the source's sensor is faster than the receiver's, raised the other way. A 1.6 kHz
+    /// pad reads a shock nearly whole and a 100 Hz one a tenth to a third of it, so what a
+    /// 1.6 kHz hit can cause on a 100 Hz pad, read there, is a fraction of the 1.6 kHz reading,
+    /// and what a 100 Hz pad's strike causes on a 1.6 kHz pad may be as strong as the 100 Hz
+    /// reading or more: the idle ride of the simulated mixed-rates stands read it at 0.5-1.1
+    /// times in their first seconds, and played it. A hit that is one of the receiver's own
+    /// strikes is not weighed against the raised prior (`crosstalk(from:at:strength:on:at:reading:)`).
     func priorCoupling(_ key: PairKey) -> Double {
-        configuration.priorCoupling * min(1, rateFactor(key.source, key.receiver))
+        configuration.priorCoupling * rateFactor(key.source, key.receiver)
     }
 
     /// The two pads' period ratio (`periodRatio`) to `rateExponent`: how much more of a shock the
@@ -306,14 +310,14 @@ public struct StandModel: Sendable {
     /// hit's id (and pad) if so. Crosstalk adds up: a pad between two pads struck together feels
     /// both, so the hit is weighed against the sum of what each can cause.
     public func explainingHit(receiver: Int, strikeMicros: Int64, strength: Double) -> (id: UInt32, pad: Int)? {
-        let (bound, strongest) = crosstalkBound(on: receiver, at: strikeMicros)
+        let (bound, strongest) = crosstalkBound(on: receiver, at: strikeMicros, strength: strength)
         guard let strongest, strength <= bound.value(allowance: floorAllowance(receiver)) else { return nil }
         return strongest
     }
 
     /// What the recent source hits on other pads (but `excluding`) can cause together on
-    /// `receiver` at `strikeMicros`, and the one that contributes most.
-    private func crosstalkBound(on receiver: Int, at strikeMicros: Int64, excluding: UInt32? = nil)
+    /// `receiver`'s hit of `strength` g at `strikeMicros`, and the one that contributes most.
+    private func crosstalkBound(on receiver: Int, at strikeMicros: Int64, strength: Double, excluding: UInt32? = nil)
         -> (bound: Bound, strongest: (id: UInt32, pad: Int)?)
     {
         var bound = Bound()
@@ -322,7 +326,7 @@ public struct StandModel: Sendable {
             guard let share = crosstalk(from: earlier.pad, at: earlier.strikeMicros,
                                         strength: witnessed(earlier.pad, id: earlier.id, at: earlier.strikeMicros,
                                                             strength: earlier.strength, for: receiver),
-                                        on: receiver, at: strikeMicros) else { continue }
+                                        on: receiver, at: strikeMicros, reading: strength) else { continue }
             bound.add(share, coupled: coupling(PairKey(source: earlier.pad, receiver: receiver)).coupled)
             if share > strongest?.share ?? 0 { strongest = (earlier.id, earlier.pad, share) }
         }
@@ -356,25 +360,27 @@ public struct StandModel: Sendable {
         let c = configuration
         let factor = rateFactor(source, receiver)
         guard strength <= c.candidateRatio * factor * strike else { return false }
-        if isOwnStrike(strength, from: source, on: receiver) { return false }
+        if isOwnStrike(strength, of: strike, from: source, on: receiver) { return false }
         guard factor > 1, strength > c.candidateRatio * strike, c.ownSoftShare > 0,
               ownSoftCounts[receiver] >= c.ownSoftStrikes, let soft = ownSofts[receiver] else { return true }
         return strength < c.ownSoftShare * soft
     }
 
-    /// Whether a hit of `strength` g on `receiver`, around a strike on `source`, is one of the
-    /// receiver's own strikes: where its sensor is no faster than the source's, at least
-    /// `ownStrikeShare` of its soft strikes, once they are known. A ride keeping 8ths on the
-    /// snare's stand strikes with most backbeats; where a 100 or 200 Hz sensor read a stroke
-    /// under 35 % of the backbeat, it was taken for the snare's crosstalk, and the ride learned
-    /// to feel 15-27 % of the snare (the truth: 3-10 %) and lost the strokes struck with it (the
-    /// ride-kit stands, docs/crosstalk.md). Faster receivers keep the rule of `isResponse`: this
-    /// one, applied to them too, cost a 1.6 kHz pad beside a phone strikes.
-    func isOwnStrike(_ strength: Double, from source: Int, on receiver: Int) -> Bool {
+    /// Whether a hit of `strength` g on `receiver`, around a strike of `strike` g on `source`, is
+    /// one of the receiver's own strikes: at least `ownStrikeShare` of its soft strikes, once they
+    /// are known, and, where the receiver's sensor is faster, above what a pad of the source's
+    /// rate could feel of the strike (`candidateRatio`; below it, `isResponse`'s rule decides).
+    /// A ride keeping 8ths on the snare's stand strikes with most backbeats; where a 100 or
+    /// 200 Hz sensor read a stroke under 35 % of the backbeat, it was taken for the snare's
+    /// crosstalk, and the ride learned to feel 15-27 % of the snare (the truth: 3-10 %) and lost
+    /// the strokes struck with it (the ride-kit stands, docs/crosstalk.md). A 1.6 kHz ride's
+    /// 8ths struck with a 250 Hz snare's backbeats on another stand counted as its answers, so
+    /// the pair kept its prior and the snare took the strokes back (two-stands:mixed).
+    func isOwnStrike(_ strength: Double, of strike: Double, from source: Int, on receiver: Int) -> Bool {
         let c = configuration
-        guard rateFactor(source, receiver) <= 1, c.ownStrikeShare > 0, ownSoftCounts[receiver] >= c.ownSoftStrikes,
-              let soft = ownSofts[receiver] else { return false }
-        return strength >= c.ownStrikeShare * soft
+        guard c.ownStrikeShare > 0, ownSoftCounts[receiver] >= c.ownSoftStrikes, let soft = ownSofts[receiver],
+              strength >= c.ownStrikeShare * soft else { return false }
+        return rateFactor(source, receiver) <= 1 || strength > c.candidateRatio * strike
     }
 
     /// Takes a strike on `pad` that no hit on another pad surrounds into its soft strikes: over
@@ -424,15 +430,23 @@ public struct StandModel: Sendable {
     }
 
     /// The most crosstalk a hit on `source` (at `sourceMicros`, `strength` g) can cause on
-    /// `receiver` at `receiverMicros`: nil outside the pair's window.
+    /// `receiver`'s hit read at `reading` g at `receiverMicros`: nil outside the pair's window.
+    /// Before the pair is learned, a hit that is one of the receiver's own strikes
+    /// (`isOwnStrike`) is weighed against the prior of pads of one rate, not the raised one of a
+    /// faster receiver (`priorCoupling(_:)`): that guess must not cancel a 1.6 kHz ride's
+    /// strokes struck with a 250 Hz snare's backbeats on another stand.
     private func crosstalk(from source: Int, at sourceMicros: Int64, strength: Double, on receiver: Int,
-                           at receiverMicros: Int64) -> Double? {
+                           at receiverMicros: Int64, reading: Double) -> Double? {
         let w = window(source, receiver)
         let lag = receiverMicros.saturatingSubtract(sourceMicros)
         guard lag >= -w.before && lag <= w.after.saturatingAdd(configuration.ringTailMicros) else { return nil }
         // Past the window, the stand's ringing: fading, and only ever weak.
         let fading = lag > w.after ? configuration.ringTailShare : 1
-        return coupling(PairKey(source: source, receiver: receiver)).value * strength * fading
+        var (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
+        if !coupled && isOwnStrike(reading, of: strength, from: source, on: receiver) {
+            value = min(value, configuration.priorCoupling * min(1, rateFactor(source, receiver)))
+        }
+        return value * strength * fading
     }
 
     /// The waiting hits (given as recent hits on other pads) that the new hit on `source` explains:
@@ -457,9 +471,9 @@ public struct StandModel: Sendable {
                   let share = crosstalk(from: source, at: strikeMicros,
                                         strength: witnessed(source, id: nil, at: strikeMicros, strength: strength, for: hit.pad,
                                                             also: witnesses),
-                                        on: hit.pad, at: hit.strikeMicros)
+                                        on: hit.pad, at: hit.strikeMicros, reading: hit.strength)
             else { return nil }
-            var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, excluding: hit.id)
+            var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, strength: hit.strength, excluding: hit.id)
             bound.add(share, coupled: coupling(PairKey(source: source, receiver: hit.pad)).coupled)
             return hit.strength <= bound.value(allowance: floorAllowance(hit.pad)) ? hit.id : nil
         }
@@ -574,7 +588,7 @@ public struct StandModel: Sendable {
                 }
                 if shared { continue }
                 let key = PairKey(source: strike.pad, receiver: receiver)
-                var pair = pairs[key] ?? Pair(prior: c.priorCoupling)
+                var pair = pairs[key] ?? Pair(prior: priorCoupling(key))
                 let w = window(strike.pad, receiver)
                 let inWindow = recent.filter { hit in
                     guard hit.pad == receiver else { return false }
@@ -584,9 +598,9 @@ public struct StandModel: Sendable {
                 // The receiver struck too: its stroke hides whatever crosstalk came with it, so
                 // this strike says nothing of the pair (counted as answered, a ride struck with
                 // every backbeat kept the pair at the prior, which cancelled its strokes again).
-                if inWindow.contains(where: { isOwnStrike($0.strength, from: strike.pad, on: receiver) }) { continue }
+                if inWindow.contains(where: { isOwnStrike($0.strength, of: strike.strength, from: strike.pad, on: receiver) }) { continue }
                 let floor = floors[receiver] ?? c.defaultFloor
-                let believed = pair.estimate ?? min(c.priorCoupling, pair.upper)
+                let believed = pair.estimate ?? min(priorCoupling(key), pair.upper)
                 let answered = !inWindow.isEmpty
                 // A silence counts only where the crosstalk believed would have shown well above
                 // the receiver's softest hit, and the receiver was ready to answer.
@@ -618,7 +632,7 @@ public struct StandModel: Sendable {
                 }
                 // Forgetting: the evidence fades with each strike of the source.
                 pair.responses *= 1 - c.forgetting
-                pair.upper += (c.priorCoupling - pair.upper) * c.forgetting * 0.25
+                pair.upper += (priorCoupling(key) - pair.upper) * c.forgetting * 0.25
                 pairs[key] = pair
                 if !announced.contains(key) && coupling(key).coupled {
                     announced.insert(key)
