@@ -30,12 +30,23 @@ import Glibc
 /// - **Mask:** for `maskMs` after the start nothing can fire, so the ringing of the board after
 ///   a strike never fires again, at 100 Hz or at 1.6 kHz alike (time, not samples). The start
 ///   is where |h| rose without a break, even when the hit is dated earlier (`onset`).
+/// - **Rescan (500 Hz and faster, `rescan`):** a scan begun on a neighbour's crosstalk (a
+///   smooth push of a few tenths of a g) may meet the pad's own stroke, struck 2–4 ms later, or
+///   another pad's crosstalk: a step from one sample to the next steeper than any before it (by
+///   three noise floors) and larger than the candidate's whole swing so far, more than a sample
+///   after the onset. The scan starts again from that step (once), and the hit is dated there
+///   and measured whole, not at the first crosstalk's onset and at part of what followed (which
+///   the brain then took for the neighbour's crosstalk, or could not tie to the second pad's
+///   strike). A stroke's own ringing is never larger than its shock.
 /// - **Break-through:** within the mask, a sample whose |h| passes `breakFactor` (4) × the last
 ///   hit's peak (held as below), and whose trigger passes the thresholds, starts a strike: a pad's
 ///   ringing never rises above the strike that rang it, but a weak hit (the crosstalk of a flam's
 ///   grace note on a neighbour) is followed 15–40 ms later by the pad's own strike, which the
 ///   mask would otherwise swallow. On the simulated stands (tools/corpus/stand, kit4 at 250 Hz,
-///   seed 1) the snare lost 11 such strikes of 6–14 g before this.
+///   seed 1) the snare lost 11 such strikes of 6–14 g before this. At 500 Hz and faster the
+///   peak is sampled closely, not on a shock's flank, and `fastBreakFactor` (2) × it is enough:
+///   a racktom struck 5–10 ms after a ride stroke, first fired by the ride's crosstalk, broke
+///   through there (the simulated ride-kit stands at 1.6 kHz).
 /// - **Bump test (500 Hz and faster):** a candidate whose steepest step from one sample to the
 ///   next, from its onset to the scan's end, less three noise floors (noise adds steps to a weak
 ///   push), is under `sharpness` (0.5) × its strength rose over many samples: another
@@ -165,6 +176,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// Within the mask, a sample whose |h| passes this many times the last hit's peak is a
         /// new strike, not the ringing (`breakFactor` in the type's notes); 0: the mask is absolute.
         public var breakFactor = 4.0
+        /// `breakFactor` at 500 Hz and faster, where the last hit's peak was sampled closely, not
+        /// on a shock's flank (the break-through in the type's notes).
+        public var fastBreakFactor = 2.0
+        /// At 500 Hz and faster, a candidate whose scan meets a step from one sample to the next
+        /// steeper than any before it (by three noise floors) and larger than its whole swing so
+        /// far, more than a sample after its onset, is scanned again from that step (the rescan
+        /// in the type's notes). false: off.
+        public var rescan = true
         public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
         /// `velocity`'s full scale in g at 500 Hz and faster, where the sensor's band lets a
         /// stick's 1.5–3.5 ms shock through nearly whole: on the corpus, strikes of 4–8 g measure
@@ -183,7 +202,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case priming
         case idle
         case scanning(index: Int, time: Double, peak: Double, threshold: Double, until: Double, base: Double, swing: Swing, around: Swing, maskFrom: Double,
-                      unexplained: Double, step: Double, first: Double, lean: Lean)
+                      unexplained: Double, step: Double, first: Double, lean: Lean, jumpAt: Double)
         case masked(until: Double)
     }
 
@@ -307,7 +326,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case .masked(let until):
             // A new strike far stronger than the last hit breaks through the mask: the ringing
             // never exceeds the strike that rang it.
-            if c.breakFactor > 0, a > threshold, departure > c.breakFactor * lastPeak {
+            if c.breakFactor > 0, a > threshold, departure > (dt <= Self.fastRatePeriod ? c.fastBreakFactor : c.breakFactor) * lastPeak {
                 state = .idle
                 return idle(a: a, departure: departure, unexplained: unexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
             }
@@ -322,17 +341,34 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case .idle:
             return idle(a: a, departure: departure, unexplained: unexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
         case .scanning(let start, let startTime, let peak, let startThreshold, let until, let base, let swing, let around, let maskFrom,
-                       let unexplainedSoFar, let stepSoFar, let first, let leanSoFar):
+                       let unexplainedSoFar, let stepSoFar, let first, let leanSoFar, let jumpedAt):
             let farthest = leanSoFar.including(lean)
             let highest = max(peak, departure)
             let widest = swing.including(z - base)
             let aroundWidest = around.including(z - level)
             let unexplainedPeak = max(unexplainedSoFar, unexplained)
-            let steepest = max(stepSoFar, abs(z - recentZ.0))
+            let stepNow = abs(z - recentZ.0)
+            let steepest = max(stepSoFar, stepNow)
+            // The first step far steeper than all before it and larger than the whole swing so
+            // far, more than a sample after the onset.
+            let jumps = c.rescan && jumpedAt.isNaN && time - startTime > 1.5 * dt
+                && stepNow - 3 * noiseFloor > stepSoFar && stepNow > swing.deviation
+            let jumpAt = jumps ? time : jumpedAt
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
                                   base: base, swing: widest, around: aroundWidest, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest,
-                                  first: first, lean: farthest)
+                                  first: first, lean: farthest, jumpAt: jumpAt)
+                return nil
+            }
+            // The rescan (fast rates): a step far steeper than any before it, more than a sample
+            // after the onset, is a stroke arriving behind a neighbour's crosstalk: scanned again
+            // from it, dated and measured there.
+            if dt <= Self.fastRatePeriod, jumpAt.isFinite {  // nan: no jump; infinity: rescanned once
+                let from = jumpAt - dt
+                state = .scanning(index: index, time: from, peak: highest, threshold: startThreshold,
+                                  until: max(from + c.scanMs / 1000, time + dt * 0.999), base: base, swing: widest,
+                                  around: aroundWidest, maskFrom: from, unexplained: unexplainedPeak, step: steepest,
+                                  first: first, lean: farthest, jumpAt: .infinity)
                 return nil
             }
             return fire(index: start, time: startTime, peak: highest, swing: widest, around: aroundWidest, threshold: startThreshold, now: time,
@@ -394,7 +430,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until,
                           base: base, swing: swing, around: around, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step,
-                          first: first, lean: lean)
+                          first: first, lean: lean, jumpAt: .nan)
         return nil
     }
 
