@@ -74,6 +74,11 @@ public struct StandModel: Sendable {
         public var silenceMargin: Double = 3.0
         /// Responses needed before a pair counts as coupled.
         public var minimumResponses: Int = 2
+        /// A pair that has answered this many strikes (decaying) is bounded by its silences no
+        /// lower than its learned coupling × `margin`: the responses show that much crosstalk
+        /// reaches the receiver, and a run of silences may be its detector letting smooth
+        /// crosstalk by (the bump test at 1.6 kHz), not a weaker coupling.
+        public var trustedResponses: Double = 5
         /// The share of strong enough strikes a coupled pair answers, at least.
         public var minimumResponseRate: Double = 0.3
         /// How much of the past each new strike of the source forgets (0…1).
@@ -627,8 +632,13 @@ public struct StandModel: Sendable {
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
                 } else if !answered && telling && pair.responseRate < c.minimumResponseRate {
                     // A pair that mostly stays silent is bounded by its silences; one that
-                    // answers often is not (a detector's bump test lets smooth crosstalk by).
-                    pair.upper = min(pair.upper, c.silenceMargin * floor / strike.strength)
+                    // answers often is not (a detector's bump test lets smooth crosstalk by). One
+                    // that has answered many strikes is bounded no lower than what it learned: on
+                    // a 1.6 kHz stand four silences in a row uncoupled a snare and racktom
+                    // answering 7-10 strikes, and the racktom played six of the snare's crosstalk
+                    // hits (ADXL345 kit4, seed 19).
+                    pair.upper = min(pair.upper, max(c.silenceMargin * floor / strike.strength,
+                                                     pair.responses >= c.trustedResponses ? (pair.estimate ?? 0) * c.margin : 0))
                 }
                 // Forgetting: the evidence fades with each strike of the source.
                 pair.responses *= 1 - c.forgetting
