@@ -115,6 +115,10 @@ public struct StandModel: Sendable {
         /// Whether a faster receiver weighs a strike by the other pads' crosstalk of it as well
         /// as by its reading (`witnessed`).
         public var witnesses = true
+        /// Whether a faster receiver none of whose own strikes is known yet (`ownSoftStrikes`:
+        /// an idle pad, or one in its first strokes) takes a slower pad's strike at that pad's
+        /// loud level (`witnessed`).
+        public var loudWhileUnplayed = true
 
         /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
         public var floorAllowance: Double = 1.0
@@ -494,10 +498,18 @@ public struct StandModel: Sendable {
     /// tenth of itself; the 200 and 250 Hz pads beside them read the strike's crosstalk more
     /// truly (on a mixed-rates stand a 3.6 g floortom strike read at 0.077 g, its crosstalk on
     /// the idle ride at 0.27 g and on the racktom at 0.096 g, 15.6 % of the strike by what was
-    /// learned: 0.62 g).
+    /// learned: 0.62 g). A receiver none of whose own strikes is known yet takes the strike at
+    /// the source's loud level (`loudWhileUnplayed`): the reading says little (a phone read a
+    /// 9 g strike at 0.12 g, and the idle 1.6 kHz ride its crosstalk at 0.89 g), and an idle pad
+    /// has no strike to lose; a played one may lose a stroke struck with the slow pad's before
+    /// it has struck three alone.
     func witnessed(_ source: Int, id: UInt32?, at micros: Int64, strength: Double, for receiver: Int,
                    also: [(pad: Int, micros: Int64, strength: Double)] = []) -> Double {
-        guard configuration.witnesses, periodRatio(source, receiver) > 1 else { return strength }
+        guard periodRatio(source, receiver) > 1 else { return strength }
+        if configuration.loudWhileUnplayed && ownSoftCounts[receiver] < configuration.ownSoftStrikes {
+            return max(strength, louds[source])
+        }
+        guard configuration.witnesses else { return strength }
         var best = strength
         func weigh(_ pad: Int, _ at: Int64, _ felt: Double) {
             guard pad != source && pad != receiver else { return }

@@ -278,6 +278,45 @@ struct StandModelTests {
                 "\(stands.model.couplings)")
     }
 
+    /// A 1.6 kHz pad none of whose own strikes is known yet (an idle ride) takes a 100 Hz pad's
+    /// strike at that pad's loud level: the phone read a 9 g strike at 0.12 g, the ride its
+    /// crosstalk at 0.89 g, over seven times the reading, and played it (on the mixed-rates stands
+    /// of seeds 1-24, 12 of the idle ride's 16 hits). A ride that has struck alone keeps its
+    /// soft strokes struck with the floortom's; with the rule off the idle ride plays.
+    @Test func aFastPadWithNoStrikeOfItsOwnTakesASlowPadsStrikeAtItsLoudLevel() {
+        for (rule, rideStrikes) in [(true, false), (false, false), (true, true)] {
+            var configuration = StandModel.Configuration()
+            configuration.loudWhileUnplayed = rule
+            let stands = StandCrosstalk(model: StandModel(configuration))
+            var id: UInt32 = 0
+            func hit(_ pad: String, _ rateHz: Double, _ ms: Double, _ strength: Double, arrives: Double) -> StandCrosstalk.Decision {
+                id += 1
+                return stands.decide(padKey: pad, rateHz: rateHz, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64(arrives * 1000),
+                                     strength: strength, id: id, slotMicros: Int64((ms + 53) * 1000))
+            }
+            for k in 0..<40 {  // the ride feels 45 % of the floortom's reading
+                let t = Double(k) * 300
+                let reading = k % 4 == 0 ? 2.0 : 0.6
+                _ = hit("ride", 1600, t + 1, 0.45 * reading, arrives: t + 5)
+                _ = hit("floortom", 100, t, reading, arrives: t + 30)
+            }
+            if rideStrikes {
+                for k in 0..<5 { _ = hit("ride", 1600, 13_000 + Double(k) * 300, 4.0, arrives: 13_004 + Double(k) * 300) }
+            }
+            let t = 20_000.0
+            // Idle: the floortom's 9 g strike read at 0.12 g. Played: a soft ride stroke of 1.8 g
+            // struck with a floortom strike read at 0.5 g (2.25 g at the floortom's loud level).
+            let ride = hit("ride", 1600, t + 1, rideStrikes ? 1.8 : 0.89, arrives: t + 5)
+            let rideID = id
+            guard case .play = ride, case .play(_, let takeBack) = hit("floortom", 100, t, rideStrikes ? 0.5 : 0.12, arrives: t + 30) else {
+                Issue.record("rule \(rule), ride struck \(rideStrikes): \(ride)")
+                continue
+            }
+            let played = !takeBack.contains(rideID)
+            #expect(played == (!rule || rideStrikes), "rule \(rule), ride struck \(rideStrikes): \(stands.model.couplings)")
+        }
+    }
+
     /// A 100 Hz pad may read its strike at a tenth of itself while a 1.6 kHz pad beside it reads
     /// the strike's crosstalk whole: the idle 1.6 kHz ride of a mixed-rates stand played that
     /// crosstalk. The 200 Hz racktom between them felt the strike too; by what it learned, its
@@ -289,6 +328,7 @@ struct StandModelTests {
         for (witnesses, floortomLast) in [(true, true), (true, false), (false, true), (false, false)] {
             var configuration = StandModel.Configuration()
             configuration.witnesses = witnesses
+            configuration.loudWhileUnplayed = false  // the ride is idle: that rule alone would cancel it
             let stands = StandCrosstalk(model: StandModel(configuration))
             var id: UInt32 = 0
             func hit(_ pad: String, _ rateHz: Double, _ ms: Double, _ strength: Double, arrives: Double) -> StandCrosstalk.Decision {
