@@ -13,6 +13,26 @@ struct StandModelTests {
                       strength: strength, id: id)
     }
 
+    /// Plays hits into `stands`, numbering them, each with its slot `slotMs` after its strike.
+    final class Player {
+        let stands: StandCrosstalk
+        let slotMs: Double
+        /// The last hit's number.
+        private(set) var id: UInt32 = 0
+
+        init(_ stands: StandCrosstalk, slotMs: Double) {
+            self.stands = stands
+            self.slotMs = slotMs
+        }
+
+        /// A hit on `pad` (sensor `rateHz`), struck at `ms` with `strength` g, arriving at `arrives` ms.
+        func hit(_ pad: String, _ rateHz: Double, _ ms: Double, _ strength: Double, arrives: Double) -> StandCrosstalk.Decision {
+            id += 1
+            return stands.decide(padKey: pad, rateHz: rateHz, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64(arrives * 1000),
+                                 strength: strength, id: id, slotMicros: Int64((ms + slotMs) * 1000))
+        }
+    }
+
     /// Plays `strikes` strikes of `strength` on `source`, 250 ms apart from `from` ms, each
     /// answered 1 ms later on `receiver` at `answer` g: the stand's evidence. Numbers the hits
     /// from `id`.
@@ -287,33 +307,27 @@ struct StandModelTests {
         for (rule, rideStrikes) in [(true, false), (false, false), (true, true)] {
             var configuration = StandModel.Configuration()
             configuration.loudWhileUnplayed = rule
-            let stands = StandCrosstalk(model: StandModel(configuration))
-            var id: UInt32 = 0
-            func hit(_ pad: String, _ rateHz: Double, _ ms: Double, _ strength: Double, arrives: Double) -> StandCrosstalk.Decision {
-                id += 1
-                return stands.decide(padKey: pad, rateHz: rateHz, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64(arrives * 1000),
-                                     strength: strength, id: id, slotMicros: Int64((ms + 53) * 1000))
-            }
+            let player = Player(StandCrosstalk(model: StandModel(configuration)), slotMs: 53)
             for k in 0..<40 {  // the ride feels 45 % of the floortom's reading
                 let t = Double(k) * 300
                 let reading = k % 4 == 0 ? 2.0 : 0.6
-                _ = hit("ride", 1600, t + 1, 0.45 * reading, arrives: t + 5)
-                _ = hit("floortom", 100, t, reading, arrives: t + 30)
+                _ = player.hit("ride", 1600, t + 1, 0.45 * reading, arrives: t + 5)
+                _ = player.hit("floortom", 100, t, reading, arrives: t + 30)
             }
             if rideStrikes {
-                for k in 0..<5 { _ = hit("ride", 1600, 13_000 + Double(k) * 300, 4.0, arrives: 13_004 + Double(k) * 300) }
+                for k in 0..<5 { _ = player.hit("ride", 1600, 13_000 + Double(k) * 300, 4.0, arrives: 13_004 + Double(k) * 300) }
             }
             let t = 20_000.0
             // Idle: the floortom's 9 g strike read at 0.12 g. Played: a soft ride stroke of 1.8 g
             // struck with a floortom strike read at 0.5 g (2.25 g at the floortom's loud level).
-            let ride = hit("ride", 1600, t + 1, rideStrikes ? 1.8 : 0.89, arrives: t + 5)
-            let rideID = id
-            guard case .play = ride, case .play(_, let takeBack) = hit("floortom", 100, t, rideStrikes ? 0.5 : 0.12, arrives: t + 30) else {
+            let ride = player.hit("ride", 1600, t + 1, rideStrikes ? 1.8 : 0.89, arrives: t + 5)
+            let rideID = player.id
+            guard case .play = ride, case .play(_, let takeBack) = player.hit("floortom", 100, t, rideStrikes ? 0.5 : 0.12, arrives: t + 30) else {
                 Issue.record("rule \(rule), ride struck \(rideStrikes): \(ride)")
                 continue
             }
             let played = !takeBack.contains(rideID)
-            #expect(played == (!rule || rideStrikes), "rule \(rule), ride struck \(rideStrikes): \(stands.model.couplings)")
+            #expect(played == (!rule || rideStrikes), "rule \(rule), ride struck \(rideStrikes): \(player.stands.model.couplings)")
         }
     }
 
@@ -330,33 +344,28 @@ struct StandModelTests {
             configuration.witnesses = witnesses
             configuration.loudWhileUnplayed = false  // the ride is idle: that rule alone would cancel it
             let stands = StandCrosstalk(model: StandModel(configuration))
-            var id: UInt32 = 0
-            func hit(_ pad: String, _ rateHz: Double, _ ms: Double, _ strength: Double, arrives: Double) -> StandCrosstalk.Decision {
-                id += 1
-                return stands.decide(padKey: pad, rateHz: rateHz, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64(arrives * 1000),
-                                     strength: strength, id: id, slotMicros: Int64((ms + 40) * 1000))
-            }
+            let player = Player(stands, slotMs: 40)
             for k in 0..<40 {  // the stand, learned: the racktom feels 15 % of the floortom, the ride 45 %
                 let t = Double(k) * 300
-                _ = hit("ride", 1600, t + 1, 0.27, arrives: t + 5)
-                _ = hit("racktom", 200, t + 1, 0.09, arrives: t + 20)
-                _ = hit("floortom", 100, t, 0.6, arrives: t + 30)
+                _ = player.hit("ride", 1600, t + 1, 0.27, arrives: t + 5)
+                _ = player.hit("racktom", 200, t + 1, 0.09, arrives: t + 20)
+                _ = player.hit("floortom", 100, t, 0.6, arrives: t + 30)
             }
             let t = 20_000.0
             let played: Bool
             if floortomLast {
-                _ = hit("ride", 1600, t + 1, 0.5, arrives: t + 5)
-                let ride = id
-                _ = hit("racktom", 200, t + 1, 0.08, arrives: t + 20)
-                guard case .play(_, let takeBack) = hit("floortom", 100, t, 0.08, arrives: t + 30) else {
+                _ = player.hit("ride", 1600, t + 1, 0.5, arrives: t + 5)
+                let ride = player.id
+                _ = player.hit("racktom", 200, t + 1, 0.08, arrives: t + 20)
+                guard case .play(_, let takeBack) = player.hit("floortom", 100, t, 0.08, arrives: t + 30) else {
                     Issue.record("the floortom's strike did not play")
                     continue
                 }
                 played = !takeBack.contains(ride)
             } else {
-                #expect(hit("floortom", 100, t, 0.08, arrives: t + 3) != .crosstalk)
-                #expect(hit("racktom", 200, t + 1, 0.08, arrives: t + 6) == .crosstalk)
-                played = hit("ride", 1600, t + 1, 0.5, arrives: t + 9) != .crosstalk
+                #expect(player.hit("floortom", 100, t, 0.08, arrives: t + 3) != .crosstalk)
+                #expect(player.hit("racktom", 200, t + 1, 0.08, arrives: t + 6) == .crosstalk)
+                played = player.hit("ride", 1600, t + 1, 0.5, arrives: t + 9) != .crosstalk
             }
             #expect(played != witnesses, "witnesses \(witnesses), floortom last \(floortomLast): \(stands.model.couplings)")
         }
