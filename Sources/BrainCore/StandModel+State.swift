@@ -15,7 +15,8 @@ extension StandModel {
     public var stateText: String {
         var text = Self.stateHeader + "\n"
         for key in pairs.keys.sorted(by: { ($0.source, $0.receiver) < ($1.source, $1.receiver) }) {
-            guard let pair = pairs[key], pair.estimate != nil || pair.upper < priorCoupling(key) else { continue }
+            guard let pair = pairs[key], pair.estimate != nil || pair.upper < priorCoupling(key) || restored.contains(key)
+            else { continue }
             let fields = ["pair", Self.encode(padKeys[key.source]), Self.encode(padKeys[key.receiver]),
                           pair.estimate.map { "\($0)" } ?? "-", "\(pair.responses)", "\(pair.responseRate)",
                           "\(pair.upper)", "\(pair.lagMicros)"]

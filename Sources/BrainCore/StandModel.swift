@@ -75,9 +75,10 @@ public struct StandModel: Sendable {
         /// Responses needed before a pair counts as coupled.
         public var minimumResponses: Int = 2
         /// A pair that has answered this many strikes (decaying) is bounded by its silences no
-        /// lower than its learned coupling × `margin`: the responses show that much crosstalk
-        /// reaches the receiver, and a run of silences may be its detector letting smooth
-        /// crosstalk by (the bump test at 1.6 kHz), not a weaker coupling.
+        /// lower than its learned coupling × `margin` × its response rate over
+        /// `minimumResponseRate`: the responses show that much crosstalk reaches the receiver,
+        /// and a few silences may be its detector letting smooth crosstalk by (the bump test at
+        /// 1.6 kHz), not a weaker coupling; a long run of them (a pad moved) still brings it down.
         public var trustedResponses: Double = 5
         /// The share of strong enough strikes a coupled pair answers, at least.
         public var minimumResponseRate: Double = 0.3
@@ -95,8 +96,8 @@ public struct StandModel: Sendable {
         /// only if weaker than this share of its own soft strikes (`isResponse`); 0: no such test.
         public var ownSoftShare: Double = 0.3
         /// A receiver's hit at least this share of its own soft strikes is one of its strikes, not
-        /// a response, where the receiver's sensor is no faster than the source's (`isResponse`);
-        /// 0: no such test.
+        /// a response (where the receiver's sensor is faster, only above `candidateRatio` of the
+        /// strike: `isOwnStrike`); 0: no such test.
         public var ownStrikeShare: Double = 0.5
         /// Which low quantile of a pad's strikes with nothing around them are its soft strikes.
         public var ownSoftQuantile: Double = 0.1
@@ -181,6 +182,9 @@ public struct StandModel: Sendable {
     private var recent: [Recent] = []
     /// Pairs announced as sharing a stand, so each is said once.
     private var announced: Set<PairKey> = []
+    /// Pairs put back from a state file: kept in the next one even while their pads' rates, and
+    /// so their priors, are not known yet.
+    private(set) var restored: Set<PairKey> = []
 
     /// An ordered pair of pad numbers.
     public struct PairKey: Hashable, Sendable {
@@ -306,8 +310,8 @@ public struct StandModel: Sendable {
         var longest: Int64?
         var together = 0.0
         for source in padKeys.indices where source != receiver {
-            let (value, _) = coupling(PairKey(source: source, receiver: receiver))
-            together += value * max(louds[source], configuration.assumedLoud)
+            let loud = max(louds[source], configuration.assumedLoud)
+            together += assumedCoupling(from: source, on: receiver, reading: strength, of: loud) * loud
             longest = max(longest ?? 0, max(periods[source], periods[receiver]) + 1_000)
         }
         guard strength <= together else { return nil }
@@ -363,8 +367,7 @@ public struct StandModel: Sendable {
     /// `ownSoftShare` of the receiver's own soft strikes: a ride's 8ths struck with a 250 Hz
     /// snare's backbeats on another stand were learned as its crosstalk, at 40-140 % of it.
     ///
-    /// A receiver no faster than the source: a hit that is one of its own strikes
-    /// (`isOwnStrike`) is no response.
+    /// A hit that is one of the receiver's own strikes (`isOwnStrike`) is no response.
     func isResponse(_ strength: Double, of strike: Double, from source: Int, on receiver: Int) -> Bool {
         let c = configuration
         let factor = rateFactor(source, receiver)
@@ -451,11 +454,16 @@ public struct StandModel: Sendable {
         guard lag >= -w.before && lag <= w.after.saturatingAdd(configuration.ringTailMicros) else { return nil }
         // Past the window, the stand's ringing: fading, and only ever weak.
         let fading = lag > w.after ? configuration.ringTailShare : 1
-        var (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
-        if !coupled && isOwnStrike(reading, of: strength, from: source, on: receiver) {
-            value = min(value, configuration.priorCoupling * min(1, rateFactor(source, receiver)))
-        }
-        return value * strength * fading
+        return assumedCoupling(from: source, on: receiver, reading: reading, of: strength) * strength * fading
+    }
+
+    /// The coupling a hit on `receiver` read at `reading` g is weighed against, around a strike of
+    /// `strike` g on `source`: the pair's, but before it is learned, for a hit that is one of the
+    /// receiver's own strikes (`isOwnStrike`), no more than the unraised prior.
+    private func assumedCoupling(from source: Int, on receiver: Int, reading: Double, of strike: Double) -> Double {
+        let (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
+        guard !coupled && isOwnStrike(reading, of: strike, from: source, on: receiver) else { return value }
+        return min(value, configuration.priorCoupling * min(1, rateFactor(source, receiver)))
     }
 
     /// The waiting hits (given as recent hits on other pads) that the new hit on `source` explains:
@@ -649,8 +657,9 @@ public struct StandModel: Sendable {
                     // a 1.6 kHz stand four silences in a row uncoupled a snare and racktom
                     // answering 7-10 strikes, and the racktom played six of the snare's crosstalk
                     // hits (ADXL345 kit4, seed 19).
-                    pair.upper = min(pair.upper, max(c.silenceMargin * floor / strike.strength,
-                                                     pair.responses >= c.trustedResponses ? (pair.estimate ?? 0) * c.margin : 0))
+                    let trusted = pair.responses >= c.trustedResponses
+                        ? (pair.estimate ?? 0) * c.margin * pair.responseRate / c.minimumResponseRate : 0
+                    pair.upper = min(pair.upper, max(c.silenceMargin * floor / strike.strength, trusted))
                 }
                 // Forgetting: the evidence fades with each strike of the source.
                 pair.responses *= 1 - c.forgetting
@@ -677,6 +686,7 @@ public struct StandModel: Sendable {
         pair.upper = upper
         pair.lagMicros = lagMicros
         pairs[key] = pair
+        restored.insert(key)
         if coupling(key).coupled { announced.insert(key) }
     }
 

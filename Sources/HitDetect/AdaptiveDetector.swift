@@ -34,7 +34,8 @@ import Glibc
 ///   smooth push of a few tenths of a g) may meet the pad's own stroke, struck 2–4 ms later, or
 ///   another pad's crosstalk: a step from one sample to the next steeper than any before it (by
 ///   three noise floors) and larger than the candidate's whole swing so far, more than a sample
-///   after the onset. The scan starts again from that step (once), and the hit is dated there
+///   after the onset. The scan starts again from the sample before that step (once, for
+///   `scanMs` more: the hit comes up to that much later), and the hit is dated there
 ///   and measured whole, not at the first crosstalk's onset and at part of what followed (which
 ///   the brain then took for the neighbour's crosstalk, or could not tie to the second pad's
 ///   strike). A stroke's own ringing is never larger than its shock.
@@ -177,7 +178,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// new strike, not the ringing (`breakFactor` in the type's notes); 0: the mask is absolute.
         public var breakFactor = 4.0
         /// `breakFactor` at 500 Hz and faster, where the last hit's peak was sampled closely, not
-        /// on a shock's flank (the break-through in the type's notes).
+        /// on a shock's flank (the break-through in the type's notes); 0: the mask is absolute there.
         public var fastBreakFactor = 2.0
         /// At 500 Hz and faster, a candidate whose scan meets a step from one sample to the next
         /// steeper than any before it (by three noise floors) and larger than its whole swing so
@@ -202,7 +203,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case priming
         case idle
         case scanning(index: Int, time: Double, peak: Double, threshold: Double, until: Double, base: Double, swing: Swing, around: Swing, maskFrom: Double,
-                      unexplained: Double, step: Double, first: Double, lean: Lean, jumpAt: Double)
+                      unexplained: Double, step: Double, first: Double, lean: Lean, jumpAt: Double, jumpIndex: Int)
         case masked(until: Double)
     }
 
@@ -326,7 +327,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case .masked(let until):
             // A new strike far stronger than the last hit breaks through the mask: the ringing
             // never exceeds the strike that rang it.
-            if c.breakFactor > 0, a > threshold, departure > (dt <= Self.fastRatePeriod ? c.fastBreakFactor : c.breakFactor) * lastPeak {
+            let breakFactor = dt <= Self.fastRatePeriod ? c.fastBreakFactor : c.breakFactor
+            if breakFactor > 0, a > threshold, departure > breakFactor * lastPeak {
                 state = .idle
                 return idle(a: a, departure: departure, unexplained: unexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
             }
@@ -341,7 +343,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case .idle:
             return idle(a: a, departure: departure, unexplained: unexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
         case .scanning(let start, let startTime, let peak, let startThreshold, let until, let base, let swing, let around, let maskFrom,
-                       let unexplainedSoFar, let stepSoFar, let first, let leanSoFar, let jumpedAt):
+                       let unexplainedSoFar, let stepSoFar, let first, let leanSoFar, let jumpedAt, let jumpedIndex):
             let farthest = leanSoFar.including(lean)
             let highest = max(peak, departure)
             let widest = swing.including(z - base)
@@ -349,26 +351,26 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             let unexplainedPeak = max(unexplainedSoFar, unexplained)
             let stepNow = abs(z - recentZ.0)
             let steepest = max(stepSoFar, stepNow)
-            // The first step far steeper than all before it and larger than the whole swing so
-            // far, more than a sample after the onset.
-            let jumps = c.rescan && jumpedAt.isNaN && time - startTime > 1.5 * dt
+            // The first step steeper than all before it and larger than the whole swing so far,
+            // more than a sample after the onset (fast rates): the sample before it is where the
+            // stroke began (`jumpAt`: nan before any, infinity once rescanned).
+            let jumps = c.rescan && dt <= Self.fastRatePeriod && jumpedAt.isNaN && time - startTime > 1.5 * dt
                 && stepNow - 3 * noiseFloor > stepSoFar && stepNow > swing.deviation
-            let jumpAt = jumps ? time : jumpedAt
+            let jumpAt = jumps ? recentTime.0 : jumpedAt
+            let jumpIndex = jumps ? index - 1 : jumpedIndex
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
                                   base: base, swing: widest, around: aroundWidest, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest,
-                                  first: first, lean: farthest, jumpAt: jumpAt)
+                                  first: first, lean: farthest, jumpAt: jumpAt, jumpIndex: jumpIndex)
                 return nil
             }
-            // The rescan (fast rates): a step far steeper than any before it, more than a sample
-            // after the onset, is a stroke arriving behind a neighbour's crosstalk: scanned again
-            // from it, dated and measured there.
-            if dt <= Self.fastRatePeriod, jumpAt.isFinite {  // nan: no jump; infinity: rescanned once
-                let from = jumpAt - dt
-                state = .scanning(index: index, time: from, peak: highest, threshold: startThreshold,
-                                  until: max(from + c.scanMs / 1000, time + dt * 0.999), base: base, swing: widest,
-                                  around: aroundWidest, maskFrom: from, unexplained: unexplainedPeak, step: steepest,
-                                  first: first, lean: farthest, jumpAt: .infinity)
+            // The rescan: a stroke arriving behind a neighbour's crosstalk, scanned again from
+            // where it began, dated and measured there (its hit comes up to `scanMs` later).
+            if jumpAt.isFinite {
+                state = .scanning(index: jumpIndex, time: jumpAt, peak: highest, threshold: startThreshold,
+                                  until: max(jumpAt + c.scanMs / 1000, time + dt * 0.999), base: base, swing: widest,
+                                  around: aroundWidest, maskFrom: jumpAt, unexplained: unexplainedPeak, step: steepest,
+                                  first: first, lean: farthest, jumpAt: .infinity, jumpIndex: jumpIndex)
                 return nil
             }
             return fire(index: start, time: startTime, peak: highest, swing: widest, around: aroundWidest, threshold: startThreshold, now: time,
@@ -430,7 +432,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until,
                           base: base, swing: swing, around: around, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step,
-                          first: first, lean: lean, jumpAt: .nan)
+                          first: first, lean: lean, jumpAt: .nan, jumpIndex: onsetIndex)
         return nil
     }
 

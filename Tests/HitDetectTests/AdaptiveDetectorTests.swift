@@ -62,6 +62,7 @@ struct AdaptiveDetectorTests {
                     "\(rate) Hz, gap \(gap): \(found.map { ($0.time, $0.strength) })")
             var absolute = AdaptiveDetector.Configuration()
             absolute.breakFactor = 0
+            absolute.fastBreakFactor = 0
             var masked = AdaptiveDetector(absolute)
             #expect(Self.hits(&masked, signal).count == 2, "\(rate) Hz, gap \(gap)")
         }
@@ -172,6 +173,8 @@ struct AdaptiveDetectorTests {
             #expect(found.contains { abs($0.time - strike) < 0.001 && $0.strength > 0.8 * event.strike },
                     "stroke \(event.gap * 1000) ms after the crosstalk: \(found.map { ($0.time - strike, $0.strength) })")
         }
+        // Each hit's index is its time's sample.
+        for hit in found { #expect(abs(log.t[hit.index] - hit.time) < 1e-9, "\(hit.index): \(log.t[hit.index]) vs \(hit.time)") }
         var off = AdaptiveDetector.Configuration()
         off.rescan = false
         var unscanned = AdaptiveDetector(off)
@@ -184,7 +187,8 @@ struct AdaptiveDetectorTests {
 
     /// At 1.6 kHz a weak hit's peak is sampled closely, so a strike of twice it, inside its mask,
     /// is a new strike, not its ringing: the racktom struck 5-10 ms after a ride stroke, first
-    /// fired by the ride's crosstalk, plays. At `breakFactor` (4), as at slow rates, it was lost.
+    /// fired by the ride's crosstalk, plays. At `breakFactor` (4), as at slow rates, it was lost;
+    /// a shock of 1.5 times the weak one stays masked.
     @Test func aStrikeOfTwiceAWeakHitsPeakBreaksThroughAt1600Hz() {
         // Each pair: a weak sharp hit, then a stronger strike 6 or 10 ms later.
         let shocks: [(onset: Double, amplitude: Double)] = [(0.5, 0.9), (0.506, 2.2), (1.0, 1.0), (1.01, 2.6)]
@@ -210,6 +214,20 @@ struct AdaptiveDetectorTests {
         slow.fastBreakFactor = slow.breakFactor
         var masked = AdaptiveDetector(slow)
         #expect(Self.hits(&masked, (z, t)).count == 2)
+        // Under twice the weak hit's peak, a second shock inside the mask stays masked.
+        var under: [Double] = [], underTimes: [Double] = []
+        var quiet = Noise()
+        for i in 0..<Int(1.0 * rate) {
+            let time = Double(i) / rate
+            var value = 1.0 + 0.008 * quiet.next()
+            for shock in [(onset: 0.5, amplitude: 1.0), (onset: 0.51, amplitude: 1.5)] where time >= shock.onset && time < shock.onset + 0.002 {
+                value -= shock.amplitude * sin(Double.pi * (time - shock.onset) / 0.002)
+            }
+            under.append(value)
+            underTimes.append(time)
+        }
+        var plain = AdaptiveDetector()
+        #expect(Self.hits(&plain, (under, underTimes)).count == 1)
     }
 
     /// At 100 Hz a strike can begin anywhere in a 10 ms sample period. Struck from rest, a strike
