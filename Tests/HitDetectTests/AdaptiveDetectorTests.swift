@@ -185,17 +185,13 @@ struct AdaptiveDetectorTests {
         #expect(!missed.isEmpty, "without the rescan: \(early.map { ($0.time, $0.strength) })")
     }
 
-    /// At 1.6 kHz a weak hit's peak is sampled closely, so a strike of twice it, inside its mask,
-    /// is a new strike, not its ringing: the racktom struck 5-10 ms after a ride stroke, first
-    /// fired by the ride's crosstalk, plays. At `breakFactor` (4), as at slow rates, it was lost;
-    /// a shock of 1.5 times the weak one stays masked.
-    @Test func aStrikeOfTwiceAWeakHitsPeakBreaksThroughAt1600Hz() {
-        // Each pair: a weak sharp hit, then a stronger strike 6 or 10 ms later.
-        let shocks: [(onset: Double, amplitude: Double)] = [(0.5, 0.9), (0.506, 2.2), (1.0, 1.0), (1.01, 2.6)]
+    /// z at 1.6 kHz for `seconds`: gravity, noise, and a stick's 2 ms shock of `amplitude` g at
+    /// each `onset`.
+    static func shocksAt1600Hz(_ shocks: [(onset: Double, amplitude: Double)], seconds: Double) -> (z: [Double], t: [Double]) {
+        let rate = 1600.0
         var z: [Double] = [], t: [Double] = []
         var random = Noise()
-        let rate = 1600.0
-        for i in 0..<Int(1.5 * rate) {
+        for i in 0..<Int(seconds * rate) {
             let time = Double(i) / rate
             var value = 1.0 + 0.008 * random.next()
             for shock in shocks where time >= shock.onset && time < shock.onset + 0.002 {
@@ -204,6 +200,17 @@ struct AdaptiveDetectorTests {
             z.append(value)
             t.append(time)
         }
+        return (z, t)
+    }
+
+    /// At 1.6 kHz a weak hit's peak is sampled closely, so a strike of twice it, inside its mask,
+    /// is a new strike, not its ringing: the racktom struck 5-10 ms after a ride stroke, first
+    /// fired by the ride's crosstalk, plays. At `breakFactor` (4), as at slow rates, it was lost;
+    /// a shock of 1.5 times the weak one stays masked.
+    @Test func aStrikeOfTwiceAWeakHitsPeakBreaksThroughAt1600Hz() {
+        // Each pair: a weak sharp hit, then a stronger strike 6 or 10 ms later.
+        let shocks: [(onset: Double, amplitude: Double)] = [(0.5, 0.9), (0.506, 2.2), (1.0, 1.0), (1.01, 2.6)]
+        let (z, t) = Self.shocksAt1600Hz(shocks, seconds: 1.5)
         var adaptive = AdaptiveDetector()
         let found = Self.hits(&adaptive, (z, t))
         #expect(found.count == 4, "\(found.map(\.time))")
@@ -215,17 +222,7 @@ struct AdaptiveDetectorTests {
         var masked = AdaptiveDetector(slow)
         #expect(Self.hits(&masked, (z, t)).count == 2)
         // Under twice the weak hit's peak, a second shock inside the mask stays masked.
-        var under: [Double] = [], underTimes: [Double] = []
-        var quiet = Noise()
-        for i in 0..<Int(1.0 * rate) {
-            let time = Double(i) / rate
-            var value = 1.0 + 0.008 * quiet.next()
-            for shock in [(onset: 0.5, amplitude: 1.0), (onset: 0.51, amplitude: 1.5)] where time >= shock.onset && time < shock.onset + 0.002 {
-                value -= shock.amplitude * sin(Double.pi * (time - shock.onset) / 0.002)
-            }
-            under.append(value)
-            underTimes.append(time)
-        }
+        let (under, underTimes) = Self.shocksAt1600Hz([(0.5, 1.0), (0.51, 1.5)], seconds: 1.0)
         var plain = AdaptiveDetector()
         #expect(Self.hits(&plain, (under, underTimes)).count == 1)
     }
