@@ -90,6 +90,17 @@ public struct StandModel: Sendable {
         public var trustedResponses: Double = 5
         /// The share of strong enough strikes a coupled pair answers, at least.
         public var minimumResponseRate: Double = 0.3
+        /// A pair not yet coupled (under `minimumResponses` responses) whose receiver's sensor is
+        /// slower than 500 Hz is bounded by its silences once its response rate is under this
+        /// (two silences in a row from the start), not only under `minimumResponseRate` (six).
+        /// There a pad's crosstalk is mostly too weak to fire it, so its silences are the
+        /// evidence; a stroke struck with a neighbour's before the pad's own strikes are known
+        /// counts as a response, and then held the pair at the prior: on a 100 Hz stand a
+        /// racktom's unison stroke, read at 28 % of the snare's, held it so for 20 s, and the
+        /// snare's strikes cancelled eight of its strokes. (A 1.6 kHz detector lets smooth
+        /// crosstalk by now and then: there its silences say less, and an idle pad so bounded
+        /// played the crosstalk.)
+        public var unlearnedSilenceRate: Double = 0.7
         /// How much of the past each new strike of the source forgets (0…1).
         public var forgetting: Double = 0.02
         /// A receiver's softest hit assumed before it has played any, in g.
@@ -281,6 +292,10 @@ public struct StandModel: Sendable {
     private func rateFactor(_ source: Int, _ receiver: Int) -> Double {
         pow(min(max(periodRatio(source, receiver), 1 / Self.mostRateRatio), Self.mostRateRatio), configuration.rateExponent)
     }
+
+    /// The longest sample period of a fast sensor (500 Hz), µs: there the detector's bump test
+    /// judges pushes (`AdaptiveDetector`), and lets smooth crosstalk by now and then.
+    static let slowestFastPeriod: Int64 = 2_000
 
     /// The most two pads' rates count as apart (25 Hz and 1.6 kHz): beyond it, the bounds that
     /// follow the rates stop growing, so no coupling learned exceeds what the state file keeps.
@@ -664,7 +679,10 @@ public struct StandModel: Sendable {
                     }
                     pair.responses += 1
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
-                } else if !answered && telling && pair.responseRate < c.minimumResponseRate {
+                } else if !answered && telling
+                            && (pair.responseRate < c.minimumResponseRate
+                                || pair.responseRate < c.unlearnedSilenceRate && periods[receiver] > Self.slowestFastPeriod
+                                    && pair.responses < Double(c.minimumResponses) - 0.01) {
                     // A pair that mostly stays silent is bounded by its silences; one that
                     // answers often is not (a detector's bump test lets smooth crosstalk by). One
                     // that has answered many strikes is bounded no lower than what it learned: on

@@ -442,6 +442,31 @@ struct StandModelTests {
         }
     }
 
+    /// Below 500 Hz a pad's crosstalk is mostly too weak to fire it, so a pair not yet learned is
+    /// bounded by its silences after two of them (`unlearnedSilenceRate`), not six: a stroke
+    /// struck with the source's before the pad's own strikes were known, taken for a response,
+    /// no longer holds the pair at the prior (0.3), and the pad's next stroke struck with the
+    /// source's, read at 19 % of it, plays. At 1.6 kHz, where a detector lets smooth crosstalk
+    /// by now and then, two silences do not bound the pair, and that hit is its crosstalk.
+    @Test func belowFiveHundredHzTwoSilencesBoundAPairNotYetLearned() {
+        for (rateHz, plays) in [(100.0, true), (1600.0, false)] {
+            let stands = StandCrosstalk()
+            var id: UInt32 = 0
+            func hit(_ pad: String, _ ms: Double, _ strength: Double) -> StandCrosstalk.Decision {
+                id += 1
+                return Self.decide(stands, pad, ms, strength, id: id, rateHz: rateHz)
+            }
+            _ = hit("b", 0, 0.1)          // a soft stroke of b's alone: its softest hit
+            _ = hit("a", 1_000, 2.4)
+            _ = hit("b", 1_001, 0.68)     // b's stroke with a's, taken for a response (28 %)
+            _ = hit("a", 1_250, 2.4)      // two strikes b does not answer
+            _ = hit("a", 1_500, 2.4)
+            _ = hit("a", 2_000, 2.4)
+            let stroke = hit("b", 2_001, 0.45)
+            #expect((stroke != .crosstalk) == plays, "\(rateHz) Hz: \(stroke)")
+        }
+    }
+
     /// A 1.6 kHz pad dates its hits closely, so its crosstalk of a 100 Hz pad's strike shows
     /// the slow pad's lateness whole: dated 18 ms before the strike, it is still taken back.
     @Test func aFastPadsCrosstalkDatedAheadOfASlowPadsStrikeIsTakenBack() {
