@@ -442,6 +442,27 @@ struct StandModelTests {
         }
     }
 
+    /// Before a pair is learned, a pad that has struck three times alone (a played pad) is judged
+    /// by a prior of 0.2 (`playedPriorCoupling`), an idle pad by 0.3: a hit read at a quarter of
+    /// a neighbour's strike struck with it plays on the played pad and is crosstalk on the idle
+    /// one (both were crosstalk by the prior of 0.3).
+    @Test func aPlayedPadIsJudgedByALowerPriorThanAnIdlePad() {
+        for (played, plays) in [(true, true), (false, false)] {
+            let stands = StandCrosstalk()
+            var id: UInt32 = 0
+            func hit(_ pad: String, _ ms: Double, _ strength: Double) -> StandCrosstalk.Decision {
+                id += 1
+                return Self.decide(stands, pad, ms, strength, id: id)
+            }
+            if played {
+                for k in 0..<3 { _ = hit("b", Double(k) * 300, 1.0) }  // b's strokes alone
+            }
+            _ = hit("a", 2_000, 4)
+            let stroke = hit("b", 2_001, 1.0)
+            #expect((stroke != .crosstalk) == plays, "played \(played): \(stroke)")
+        }
+    }
+
     /// Below 500 Hz a pad's crosstalk is mostly too weak to fire it, so a pair not yet learned is
     /// bounded by its silences after two of them (`unlearnedSilenceRate`), not six: a stroke
     /// struck with the source's before the pad's own strikes were known, taken for a response,
