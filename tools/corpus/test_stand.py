@@ -454,3 +454,38 @@ def test_stand_table_runs_the_benchmark_as_a_user_would(tmp_path):
     assert bad.returncode == 2 and "unknown class theremin" in bad.stderr
     bad = subprocess.run([sys.executable, script, "--scenarios", "two-stands:theremin"], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown profile theremin in two-stands:theremin" in bad.stderr
+
+
+def test_stand_bounds_measures_what_the_logs_hold_beside_what_the_brain_played(tmp_path):
+    brain = os.path.join(ROOT, ".build", "debug", "drumbrain")
+    if not os.access(brain, os.X_OK):
+        pytest.skip("drumbrain is not built")
+    script = os.path.join(HERE, "stand-bounds")
+    folder = os.path.join(FIXTURES, "kit4-seed101")
+    out = subprocess.run([sys.executable, script, folder, "--drumbrain", brain, "--json"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "stand-bounds: [1/1] kit4-seed101" in out.stderr
+    [result] = json.loads(out.stdout)
+    # The played pads only (the ride is never struck), each with both rhos.
+    assert set(result["pads"]) == {"snare", "racktom", "floortom"}, result["pads"]
+    with open(os.path.join(folder, "stand.json"), encoding="utf-8") as f:
+        truth = json.load(f)
+    for name, pad in result["pads"].items():
+        strikes = sum(1 for e in truth["events"] if e["pad"] == name and e["kind"] == "strike")
+        assert pad["strikes"] == strikes and pad["rate_hz"] == 250.0, (name, pad)
+        # At 250 Hz a DualSense peak reading ranks the strikes well, and the brain's velocities near that.
+        assert 0.85 <= pad["rho_peak_reading"] <= 1 and abs(pad["rho_played"] - pad["rho_peak_reading"]) < 0.1, (name, pad)
+    # Hits near a stronger hit on another pad, own strikes and crosstalk, judged at the brain's margin
+    # and at the best one; the best never errs more.
+    assert result["own"] > 0 and result["crosstalk"] > 0, result
+    at, best = result["at_brain_margin"], result["at_best_margin"]
+    assert sum(best.values()) <= sum(at.values()) and 1 <= result["best_margin"] <= 5, result
+    table = subprocess.run([sys.executable, script, folder, "--drumbrain", brain], capture_output=True, text=True,
+                           timeout=600)
+    assert table.returncode == 0 and "| kit4-seed101 | snare " in table.stdout, table.stdout
+    bad = subprocess.run([sys.executable, script, str(tmp_path), "--drumbrain", brain], capture_output=True, text=True)
+    assert bad.returncode == 2 and "no stand.json" in bad.stderr
+    bad = subprocess.run([sys.executable, script, folder, "--drumbrain", str(tmp_path / "none")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "not an executable drumbrain" in bad.stderr
