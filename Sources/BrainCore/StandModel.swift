@@ -24,8 +24,9 @@ import Monotonic
 ///
 /// A pair is *coupled* once it has answered `minimumResponses` strikes and at least
 /// `minimumResponseRate` of those that could show through. Before any evidence, a pair is assumed
-/// coupled up to `priorCoupling` (scaled by the pads' rates: `priorCoupling(_:)`), so the first
-/// strikes are already judged; a receiver's own strike is weighed against the unscaled prior.
+/// coupled up to `priorCoupling` (scaled by the pads' rates: `priorCoupling(_:)`), or
+/// `playedPriorCoupling` where the receiver is a played pad, so the first strikes are already
+/// judged; a receiver's own strike is weighed against the unscaled played prior.
 ///
 /// A hit is crosstalk when the hits on other pads around it explain its strength (`Bound`): each
 /// coupled pair's `margin` × coupling × source strength, added up, plus the receiver's softest
@@ -48,8 +49,11 @@ public struct StandModel: Sendable {
         /// The coupling assumed for a pair before any evidence.
         public var priorCoupling: Double = 0.3
         /// The prior a receiver whose own strikes are known (it has struck `ownSoftStrikes`
-        /// times alone: a played pad) is judged by, in place of `priorCoupling` (each scaled by
-        /// the pads' rates). An idle pad has no stroke to lose and keeps the higher one; a
+        /// times alone: a played pad) is judged by, in place of `priorCoupling` if lower (each
+        /// scaled by the pads' rates; `coupling(_:)`). Learning (`settle`: which silences tell,
+        /// the bound's start and its relaxing, the state file) keeps `priorCoupling`, which the
+        /// pad is judged by again after a restart until it has struck alone three times. An idle
+        /// pad has no stroke to lose and keeps the higher one; a
         /// played pad lost strokes struck with a neighbour's that its sensor read under 30 % of
         /// the neighbour's before the pair was learned: at 100 Hz a 12 g snare stroke read at
         /// 7 % of itself, the floortom's struck with it at 22 %.
@@ -285,7 +289,8 @@ public struct StandModel: Sendable {
         return (min(prior, pair.upper), false)
     }
 
-    /// The coupling assumed for `key` before any evidence: `priorCoupling` times the pads' rate
+    /// The coupling assumed for `key` before any evidence (for an idle receiver: a played one is
+    /// judged by `playedPriorCoupling` in its place, `coupling(_:)`): `priorCoupling` times the pads' rate
     /// factor (their period ratio to `rateExponent`, as `candidateRatio(_:_:)` has it): lowered
     /// where the source's sensor is faster than the receiver's, raised the other way. A 1.6 kHz
     /// pad reads a shock nearly whole and a 100 Hz one a tenth to a third of it, so what a
@@ -305,7 +310,9 @@ public struct StandModel: Sendable {
     }
 
     /// The longest sample period of a fast sensor (500 Hz), µs: there the detector's bump test
-    /// judges pushes (`AdaptiveDetector`), and lets smooth crosstalk by now and then.
+    /// judges pushes (`AdaptiveDetector.fastRatePeriod`), and lets smooth crosstalk by now and
+    /// then. Periods are whole µs, so a sensor a hair under 500 Hz counts as fast here; a pad that
+    /// has not said its rate counts as 250 Hz (`defaultPeriodMicros`).
     static let slowestFastPeriod: Int64 = 2_000
 
     /// The most two pads' rates count as apart (25 Hz and 1.6 kHz): beyond it, the bounds that
@@ -499,11 +506,14 @@ public struct StandModel: Sendable {
 
     /// The coupling a hit on `receiver` read at `reading` g is weighed against, around a strike of
     /// `strike` g on `source`: the pair's, but before it is learned, for a hit that is one of the
-    /// receiver's own strikes (`isOwnStrike`), no more than the unraised prior.
+    /// receiver's own strikes (`isOwnStrike`), no more than the unraised played prior
+    /// (`playedPriorCoupling`).
     private func assumedCoupling(from source: Int, on receiver: Int, reading: Double, of strike: Double) -> Double {
         let (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
         guard !coupled && isOwnStrike(reading, of: strike, from: source, on: receiver) else { return value }
-        return min(value, configuration.priorCoupling * min(1, rateFactor(source, receiver)))
+        // isOwnStrike holds only for a played receiver: its prior is the played one.
+        let c = configuration
+        return min(value, min(c.playedPriorCoupling, c.priorCoupling) * min(1, rateFactor(source, receiver)))
     }
 
     /// The waiting hits (given as recent hits on other pads) that the new hit on `source` explains:

@@ -418,9 +418,10 @@ struct StandModelTests {
     /// a flam's grace note: it is weighed against less of the coupling the earlier it is
     /// (`earlyShare`). At 100 Hz, a pair learned at 6 %: a grace note read at 0.7 g, 15 ms
     /// before a 5 g stroke, plays; dated 3 ms before it, it is taken back, as it was at 15 ms
-    /// before the rule (6 % × 2.5 × 5 g, and the pad's softest hit, 0.3 g, explain 1.05 g).
+    /// before the rule (6 % × 2.5 × 5 g, and the pad's softest hit, 0.3 g, explain 1.05 g); 11 ms
+    /// before it, just over a period, still (0.88 of the coupling: 0.96 g).
     @Test func atAHundredHzAHitDatedOverAPeriodAheadIsWeighedAgainstLessOfTheCoupling() {
-        for (lead, takenBack) in [(15.0, false), (3.0, true)] {
+        for (lead, takenBack) in [(15.0, false), (11.0, true), (3.0, true)] {
             let stands = StandCrosstalk()
             var id: UInt32 = 0
             for k in 0..<30 {  // a → b at 6 %

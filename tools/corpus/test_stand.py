@@ -2,6 +2,8 @@
 
 import csv
 import filecmp
+import importlib.machinery
+import importlib.util
 import io
 import json
 import os
@@ -478,7 +480,7 @@ def test_stand_bounds_measures_what_the_logs_hold_beside_what_the_brain_played(t
         assert 0.85 <= pad["rho_peak_reading"] <= 1 and abs(pad["rho_played"] - pad["rho_peak_reading"]) < 0.1, (name, pad)
     # Hits near a stronger hit on another pad, own strikes and crosstalk, judged at the brain's margin
     # and at the best one; the best never errs more.
-    assert result["own"] > 0 and result["crosstalk"] > 0, result
+    assert result["own"] > 0 and result["crosstalk"] > 0 and result["unlearned"] >= 0, result
     at, best = result["at_brain_margin"], result["at_best_margin"]
     assert sum(best.values()) <= sum(at.values()) and 1 <= result["best_margin"] <= 5, result
     table = subprocess.run([sys.executable, script, folder, "--drumbrain", brain], capture_output=True, text=True,
@@ -489,3 +491,21 @@ def test_stand_bounds_measures_what_the_logs_hold_beside_what_the_brain_played(t
     bad = subprocess.run([sys.executable, script, folder, "--drumbrain", str(tmp_path / "none")],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "not an executable drumbrain" in bad.stderr
+
+
+def test_stand_bounds_counts_each_margins_errors():
+    loader = importlib.machinery.SourceFileLoader("stand_bounds", os.path.join(HERE, "stand-bounds"))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    # (ratio over the learned coupling, own strike?, pad): two strokes read low, crosstalk up to 3.
+    ratios = [(1.5, True, "a"), (2.2, True, "a"), (8.0, True, "b"), (0.9, False, "a"), (2.0, False, "b"),
+              (3.0, False, "b")]
+    assert module.errors(ratios, 2.5) == (2, 1)   # the strokes at 1.5 and 2.2 lost, crosstalk at 3 played
+    assert module.errors(ratios, 1.0) == (0, 2)   # crosstalk at 2 and 3 played
+    assert module.errors(ratios, 3.0) == (2, 0)
+    s = module.summary("x", {"pads": {}, "ratios": ratios, "unlearned": 4})
+    # Two errors at best (margins 1-1.45, 2-2.15 and 3 and up); the nearest to 2.5 is 2.15.
+    assert sum(s["at_best_margin"].values()) == 2 and s["best_margin"] == 2.15, s
+    assert s["at_brain_margin"] == {"lost": 2, "played": 1}, s
+    assert (s["own"], s["crosstalk"], s["unlearned"]) == (3, 3, 4), s
