@@ -393,25 +393,34 @@ struct StandModelTests {
     /// + 1 ms, 21 ms, it was taken back as the main stroke's crosstalk).
     @Test func atAHundredHzAGraceNoteDatedOverOneAndAHalfPeriodsAheadPlays() {
         for (lead, takenBack) in [(18.0, false), (14.0, true)] {
-            let stands = StandCrosstalk()
-            var id: UInt32 = 0
-            for k in 0..<30 {  // a → b at 6 %
-                let t = Double(k) * 250
-                id += 1
-                _ = Self.decide(stands, "a", t, 3, id: id, arrivalMs: t + 30, rateHz: 100)
-                id += 1
-                _ = Self.decide(stands, "b", t + 1, 0.18, id: id, arrivalMs: t + 31, rateHz: 100)
-            }
-            id += 1
-            let early = id
-            guard case .play = Self.decide(stands, "b", 10_000, 0.3, id: early, arrivalMs: 10_025, rateHz: 100) else {
+            guard let (main, early) = Self.hitAheadOfAStroke(learned: (3, 0.18), hit: 0.3, stroke: 3.5, lead: lead) else {
                 Issue.record("\(lead) ms ahead: the weak hit was not held")
                 continue
             }
-            id += 1
-            let main = Self.decide(stands, "a", 10_000 + lead, 3.5, id: id, arrivalMs: 10_030, rateHz: 100)
             #expect(main == .play(holdMicros: 0, takeBack: takenBack ? [early] : []), "\(lead) ms ahead: \(main)")
         }
+    }
+
+    /// At 100 Hz: a → b learned from 30 strikes of `learned.strike` g each answered at
+    /// `learned.answer` g; then a hit of `hit` g on b at 10 s, arriving 25 ms later, and a stroke of
+    /// `stroke` g on a `lead` ms after it, arriving 30 ms after the hit. The stroke's decision and
+    /// the hit's id, or nil if the hit was not held for it.
+    static func hitAheadOfAStroke(learned: (strike: Double, answer: Double), hit: Double, stroke: Double,
+                                  lead: Double) -> (StandCrosstalk.Decision, UInt32)? {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        for k in 0..<30 {
+            let t = Double(k) * 250
+            id += 1
+            _ = decide(stands, "a", t, learned.strike, id: id, arrivalMs: t + 30, rateHz: 100)
+            id += 1
+            _ = decide(stands, "b", t + 1, learned.answer, id: id, arrivalMs: t + 31, rateHz: 100)
+        }
+        id += 1
+        let early = id
+        guard case .play = decide(stands, "b", 10_000, hit, id: early, arrivalMs: 10_025, rateHz: 100) else { return nil }
+        id += 1
+        return (decide(stands, "a", 10_000 + lead, stroke, id: id, arrivalMs: 10_030, rateHz: 100), early)
     }
 
     /// A hit dated more than a sensor period before a strike is seldom its crosstalk and often
@@ -422,23 +431,10 @@ struct StandModelTests {
     /// before it, just over a period, still (0.88 of the coupling: 0.96 g).
     @Test func atAHundredHzAHitDatedOverAPeriodAheadIsWeighedAgainstLessOfTheCoupling() {
         for (lead, takenBack) in [(15.0, false), (11.0, true), (3.0, true)] {
-            let stands = StandCrosstalk()
-            var id: UInt32 = 0
-            for k in 0..<30 {  // a → b at 6 %
-                let t = Double(k) * 250
-                id += 1
-                _ = Self.decide(stands, "a", t, 5, id: id, arrivalMs: t + 30, rateHz: 100)
-                id += 1
-                _ = Self.decide(stands, "b", t + 1, 0.3, id: id, arrivalMs: t + 31, rateHz: 100)
-            }
-            id += 1
-            let early = id
-            guard case .play = Self.decide(stands, "b", 10_000, 0.7, id: early, arrivalMs: 10_025, rateHz: 100) else {
+            guard let (main, early) = Self.hitAheadOfAStroke(learned: (5, 0.3), hit: 0.7, stroke: 5, lead: lead) else {
                 Issue.record("\(lead) ms ahead: the hit was not held")
                 continue
             }
-            id += 1
-            let main = Self.decide(stands, "a", 10_000 + lead, 5, id: id, arrivalMs: 10_030, rateHz: 100)
             #expect(main == .play(holdMicros: 0, takeBack: takenBack ? [early] : []), "\(lead) ms ahead: \(main)")
         }
     }
