@@ -53,10 +53,10 @@ public struct StandModel: Sendable {
         /// scaled by the pads' rates; `coupling(_:)`). Learning (`settle`: which silences tell,
         /// the bound's start and its relaxing, the state file) keeps `priorCoupling`, which the
         /// pad is judged by again after a restart until it has struck alone three times. An idle
-        /// pad has no stroke to lose and keeps the higher one; a
-        /// played pad lost strokes struck with a neighbour's that its sensor read under 30 % of
-        /// the neighbour's before the pair was learned: at 100 Hz a 12 g snare stroke read at
-        /// 7 % of itself, the floortom's struck with it at 22 %.
+        /// pad has no stroke to lose and keeps the higher one; a played pad lost strokes struck
+        /// with a neighbour's that its sensor read under 30 % of the neighbour's before the pair
+        /// was learned: at 100 Hz a 12 g snare stroke read at 7 % of itself, the floortom's
+        /// struck with it at 22 %.
         public var playedPriorCoupling: Double = 0.2
         /// A response is a receiver's hit at most this fraction of the source's strength.
         public var candidateRatio: Double = 0.35
