@@ -279,14 +279,25 @@ public struct StandModel: Sendable {
     /// receiver's own strikes are known), or lower where the pair's silences bound it.
     public func coupling(_ key: PairKey) -> (value: Double, coupled: Bool) {
         let c = configuration
-        let prior = ownSoftCounts[key.receiver] >= c.ownSoftStrikes
-            ? min(c.playedPriorCoupling, c.priorCoupling) * rateFactor(key.source, key.receiver) : priorCoupling(key)
+        let prior = isPlayed(key.receiver) ? playedPrior * rateFactor(key.source, key.receiver) : priorCoupling(key)
         guard let pair = pairs[key] else { return (prior, false) }
-        if let estimate = pair.estimate, pair.responses >= Double(c.minimumResponses) - 0.01,
-           pair.responseRate >= c.minimumResponseRate {
+        if let estimate = pair.estimate, hasAnsweredEnough(pair), pair.responseRate >= c.minimumResponseRate {
             return (estimate * c.margin, true)
         }
         return (min(prior, pair.upper), false)
+    }
+
+    /// Whether `pad`'s own strikes are known: it has struck `ownSoftStrikes` times alone (a
+    /// played pad, not an idle one).
+    private func isPlayed(_ pad: Int) -> Bool { ownSoftCounts[pad] >= configuration.ownSoftStrikes }
+
+    /// The prior a played receiver is judged by, before the rates (`playedPriorCoupling`, no
+    /// higher than `priorCoupling`).
+    private var playedPrior: Double { min(configuration.playedPriorCoupling, configuration.priorCoupling) }
+
+    /// Whether `pair` has answered `minimumResponses` strikes (its decaying count).
+    private func hasAnsweredEnough(_ pair: Pair) -> Bool {
+        pair.responses >= Double(configuration.minimumResponses) - 0.01
     }
 
     /// The coupling assumed for `key` before any evidence (for an idle receiver: a played one is
@@ -415,7 +426,7 @@ public struct StandModel: Sendable {
         guard strength <= c.candidateRatio * factor * strike else { return false }
         if isOwnStrike(strength, of: strike, from: source, on: receiver) { return false }
         guard factor > 1, strength > c.candidateRatio * strike, c.ownSoftShare > 0,
-              ownSoftCounts[receiver] >= c.ownSoftStrikes, let soft = ownSofts[receiver] else { return true }
+              isPlayed(receiver), let soft = ownSofts[receiver] else { return true }
         return strength < c.ownSoftShare * soft
     }
 
@@ -431,7 +442,7 @@ public struct StandModel: Sendable {
     /// the pair kept its prior and the snare took the strokes back (two-stands:mixed).
     func isOwnStrike(_ strength: Double, of strike: Double, from source: Int, on receiver: Int) -> Bool {
         let c = configuration
-        guard c.ownStrikeShare > 0, ownSoftCounts[receiver] >= c.ownSoftStrikes, let soft = ownSofts[receiver],
+        guard c.ownStrikeShare > 0, isPlayed(receiver), let soft = ownSofts[receiver],
               strength >= c.ownStrikeShare * soft else { return false }
         return rateFactor(source, receiver) <= 1 || strength > c.candidateRatio * strike
     }
@@ -512,8 +523,7 @@ public struct StandModel: Sendable {
         let (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
         guard !coupled && isOwnStrike(reading, of: strike, from: source, on: receiver) else { return value }
         // isOwnStrike holds only for a played receiver: its prior is the played one.
-        let c = configuration
-        return min(value, min(c.playedPriorCoupling, c.priorCoupling) * min(1, rateFactor(source, receiver)))
+        return min(value, playedPrior * min(1, rateFactor(source, receiver)))
     }
 
     /// The waiting hits (given as recent hits on other pads) that the new hit on `source` explains:
@@ -564,7 +574,7 @@ public struct StandModel: Sendable {
     func witnessed(_ source: Int, id: UInt32?, at micros: Int64, strength: Double, for receiver: Int,
                    also: [(pad: Int, micros: Int64, strength: Double)] = []) -> Double {
         guard periodRatio(source, receiver) > 1 else { return strength }
-        if configuration.loudWhileUnplayed && ownSoftCounts[receiver] < configuration.ownSoftStrikes {
+        if configuration.loudWhileUnplayed && !isPlayed(receiver) {
             return max(strength, louds[source])
         }
         guard configuration.witnesses else { return strength }
@@ -703,7 +713,7 @@ public struct StandModel: Sendable {
                 } else if !answered && telling
                             && (pair.responseRate < c.minimumResponseRate
                                 || pair.responseRate < c.unlearnedSilenceRate && periods[receiver] > Self.slowestFastPeriod
-                                    && pair.responses < Double(c.minimumResponses) - 0.01) {
+                                    && !hasAnsweredEnough(pair)) {
                     // A pair that mostly stays silent is bounded by its silences; one that
                     // answers often is not (a detector's bump test lets smooth crosstalk by). One
                     // that has answered many strikes is bounded no lower than what it learned: on
