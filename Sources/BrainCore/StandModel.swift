@@ -23,7 +23,8 @@ import Monotonic
 ///   large would have fired it. A pad on another stand is bounded this way in a few strikes.
 ///
 /// A pair is *coupled* once it has answered `minimumResponses` strikes and at least
-/// `minimumResponseRate` of those that could show through. Before any evidence, a pair is assumed
+/// `minimumResponseRate` of those that could show through; until it has answered
+/// `trustedResponses`, it counts for no more than the prior. Before any evidence, a pair is assumed
 /// coupled up to `priorCoupling` (scaled by the pads' rates: `priorCoupling(_:)`), or
 /// `playedPriorCoupling` where the receiver is a played pad, so the first strikes are already
 /// judged; a receiver's own strike is weighed against the unscaled played prior.
@@ -93,8 +94,9 @@ public struct StandModel: Sendable {
         public var silenceMargin: Double = 3.0
         /// Responses needed before a pair counts as coupled.
         public var minimumResponses: Int = 2
-        /// A pair that has answered this many strikes (decaying) is bounded by its silences no
-        /// lower than its learned coupling × `margin` × its response rate over
+        /// A pair that has answered this many strikes (decaying) is trusted. Before, its coupling
+        /// counts for no more than the prior (`coupling(_:)`). From then on, its silences bound it
+        /// no lower than its learned coupling × `margin` × its response rate over
         /// `minimumResponseRate`: the responses show that much crosstalk reaches the receiver,
         /// and a few silences may be its detector letting smooth crosstalk by (the bump test at
         /// 1.6 kHz), not a weaker coupling; a long run of them (a pad moved) still brings it down.
@@ -282,7 +284,11 @@ public struct StandModel: Sendable {
         let prior = isPlayed(key.receiver) ? playedPrior * rateFactor(key.source, key.receiver) : priorCoupling(key)
         guard let pair = pairs[key] else { return (prior, false) }
         if let estimate = pair.estimate, hasAnsweredEnough(pair), pair.responseRate >= c.minimumResponseRate {
-            return (estimate * c.margin, true)
+            // Until the pair has answered `trustedResponses` strikes, what it learned counts for
+            // no more than the prior: the first responses may be the receiver's own strokes,
+            // struck with the source's before its own strikes were known.
+            let learned = estimate * c.margin
+            return (pair.responses < c.trustedResponses ? min(learned, prior) : learned, true)
         }
         return (min(prior, pair.upper), false)
     }

@@ -460,6 +460,29 @@ struct StandModelTests {
         }
     }
 
+    /// A pair learned from its first few responses counts for no more than the prior until it has
+    /// answered `trustedResponses` (5) strikes: those responses may be the receiver's own strokes,
+    /// struck with the source's before its own strikes were known (a ride keeping 8ths with the
+    /// racktom). Three such answers at 20 % of the source's strikes make a learned coupling of
+    /// 0.5, over the prior of 0.3; the pad's next stroke, struck with the source's and read at
+    /// 40 % of it, plays. After six answers the pair is trusted, and the same stroke is its
+    /// crosstalk.
+    @Test func aPairLearnedFromFewResponsesCountsForNoMoreThanThePrior() {
+        for (answers, plays) in [(3, true), (6, false)] {
+            let stands = StandCrosstalk()
+            var id: UInt32 = 0
+            id += 1
+            _ = Self.decide(stands, "b", 0, 0.1, id: id)  // a soft stroke of b's alone: its softest hit
+            Self.teach(stands, "a", "b", strikes: answers, strength: 4, answer: 0.8, from: 1_000, id: &id)
+            let at = 1_000 + Double(answers) * 250 + 500
+            id += 1
+            _ = Self.decide(stands, "a", at, 4, id: id)
+            id += 1
+            let stroke = Self.decide(stands, "b", at + 1, 1.6, id: id)
+            #expect((stroke != .crosstalk) == plays, "\(answers) answers: \(stroke)")
+        }
+    }
+
     /// Below 500 Hz a pad's crosstalk is mostly too weak to fire it, so a pair not yet learned is
     /// bounded by its silences after two of them (`unlearnedSilenceRate`), not six: a stroke
     /// struck with the source's before the pad's own strikes were known, taken for a response,
