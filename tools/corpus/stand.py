@@ -19,9 +19,12 @@ deterministic for a seed.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import math
 import os
+import sys
 import zlib
 from dataclasses import dataclass, field
 
@@ -49,6 +52,50 @@ FLAM_MS = (15.0, 40.0)          # grace note before the main note, on another pa
 UNISON_MS = (0.0, 5.0)          # two pads struck together
 SAME_PAD_GAP = 0.06             # no two strikes on one pad closer than this (s)
 BUMP_CLEAR = 0.06               # bumps are kept this far from the bumped pad's strikes (s)
+
+# Variations: the simulator moved off what the brain was tuned on, one thing at a time
+# (docs/crosstalk.md, "Off the tuned simulator"). name -> (what it changes, the module's
+# settings it sets, a change to every sensor profile or None).
+VARIATIONS = {
+    "strong": ("couplings of 8-15 % (not 3-10 %)", {"RATIO_RANGE": (0.08, 0.15)}, None),
+    "weak": ("couplings of 1-4 % (not 3-10 %)", {"RATIO_RANGE": (0.01, 0.04)}, None),
+    "lag": ("crosstalk 1-3 ms after the strike (not 0.1-1.5 ms)", {"LAG_MS_RANGE": (1.0, 3.0)}, None),
+    "soft": ("ghost notes of 1.2-1.5 g and notes of 1.8-4 g (not 1.2-2 and 2.5-6)",
+             {"GHOST_RANGE": (1.2, 1.5), "NORMAL_RANGE": (1.8, 4.0)}, None),
+    "loud": ("accents of 10-16 g and fills of 5-12 g (not 6-14 and 3-9)",
+             {"ACCENT_RANGE": (10.0, 16.0), "FILL_RANGE": (5.0, 12.0)}, None),
+    "tight": ("unisons within 2 ms and flams 10-25 ms apart (not 5 and 15-40)",
+              {"UNISON_MS": (0.0, 2.0), "FLAM_MS": (10.0, 25.0)}, None),
+    "noisy": ("twice each sensor's noise", {}, lambda p: dataclasses.replace(p, noise_g=2 * p.noise_g)),
+    "narrow": ("each sensor's low-pass at 0.7 of its bandwidth", {},
+               lambda p: dataclasses.replace(p, lowpass_hz=0.7 * p.lowpass_hz)),
+}
+
+
+@contextlib.contextmanager
+def varied(name):
+    """Within it, the simulator runs with variation `name` (None: as it is), put back after."""
+    if name is None:
+        yield
+        return
+    if name not in VARIATIONS:
+        raise ValueError(f"unknown variation {name!r} (known: {', '.join(VARIATIONS)})")
+    _, settings, profile_change = VARIATIONS[name]
+    module = sys.modules[__name__]
+    saved = {key: getattr(module, key) for key in settings}
+    saved_profiles = dict(corpus.PROFILES)
+    try:
+        for key, value in settings.items():
+            setattr(module, key, value)
+        if profile_change:
+            for key, prof in saved_profiles.items():
+                corpus.PROFILES[key] = profile_change(prof)
+        yield
+    finally:
+        for key, value in saved.items():
+            setattr(module, key, value)
+        corpus.PROFILES.clear()
+        corpus.PROFILES.update(saved_profiles)
 
 
 @dataclass
@@ -495,15 +542,17 @@ def format_labels(scene, pad):
     return "\n".join(["t,strength"] + [f"{t:.6f},{a:.4f}" for t, a in zip(st, sa)]) + "\n"
 
 
-def made_by(scene, profile_arg):
+def made_by(scene, profile_arg, vary=None):
     parts = ["tools/corpus/stand", "--scenarios", scene.scenario, "--seed", str(scene.seed),
              "--seconds", f"{scene.seconds:g}"]
     if profile_arg is not None:
         parts += ["--profile", profile_arg]
+    if vary is not None:
+        parts += ["--vary", vary]
     return " ".join(parts) + " --out DIR"
 
 
-def describe(scene, profile_arg=None):
+def describe(scene, profile_arg=None, vary=None):
     """stand.json's content."""
     pads = []
     for p in scene.pads:
@@ -517,7 +566,7 @@ def describe(scene, profile_arg=None):
         "scenario": scene.scenario,
         "seed": scene.seed,
         "seconds": scene.seconds,
-        "made_by": made_by(scene, profile_arg),
+        "made_by": made_by(scene, profile_arg, vary),
         "strength": "peak acceleration of a strike at its own pad (the contact shock's depth), g",
         "crosstalk": "each strike on a pad reaches every other pad of its stand as a weak copy: "
                      "depth ratio x strength, lag_ms after the strike's onset (couplings, per "
@@ -529,7 +578,7 @@ def describe(scene, profile_arg=None):
         "couplings": [c.as_json() for c in scene.couplings],
         "moved": scene.moved,
         "events": [e.as_json() for e in scene.events],
-    }
+    } | ({"variation": f"{vary}: {VARIATIONS[vary][0]}"} if vary is not None else {})
 
 
 def dump_json(description):
@@ -548,8 +597,14 @@ def dump_json(description):
     return "\n".join(lines + ["}"]) + "\n"
 
 
-def generate(out_dir, scenarios, seconds, seed, profile=None, log=None):
-    """Writes OUT/SCENARIO-seedN/ for each scenario; returns the folders."""
+def generate(out_dir, scenarios, seconds, seed, profile=None, log=None, vary=None):
+    """Writes OUT/SCENARIO-seedN/ for each scenario (with variation `vary` of VARIATIONS, or as
+    tuned on: None); returns the folders."""
+    with varied(vary):
+        return _generate(out_dir, scenarios, seconds, seed, profile, log, vary)
+
+
+def _generate(out_dir, scenarios, seconds, seed, profile, log, vary):
     written = []
     for scenario in scenarios:
         scene = make_scene(scenario, seconds, seed, profile)
@@ -565,6 +620,6 @@ def generate(out_dir, scenarios, seconds, seed, profile=None, log=None):
                 log(f"{folder}/{pad.name}.csv: {pad.profile}, {r.t.size} samples, "
                     f"{r.labels_t.size} strikes")
         with open(os.path.join(folder, "stand.json"), "w", encoding="utf-8") as f:
-            f.write(dump_json(describe(scene, profile)))
+            f.write(dump_json(describe(scene, profile, vary)))
         written.append(folder)
     return written

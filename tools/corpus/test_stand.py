@@ -103,6 +103,40 @@ def test_help_teaches_and_bad_names_fail():
     assert "delay_ms" in out and "2.5" in out
 
 
+def test_a_variation_changes_what_it_says_and_is_put_back(tmp_path):
+    def make(name, vary):
+        subprocess.run([sys.executable, STAND, "--out", str(tmp_path / name), "--scenarios", "kit4", "--seconds", "6",
+                        "--seed", "5", "--profile", "phone", "--quiet"] + (["--vary", vary] if vary else []), check=True)
+        return tmp_path / name / "kit4-seed5"
+    plain, strong, noisy = make("plain", None), make("strong", "strong"), make("noisy", "noisy")
+    # strong: couplings of 8-15 %, drawn where the 3-10 % ones were; the playing is the same.
+    t = truth(strong)
+    assert all(0.08 <= c["ratio"] <= 0.15 for c in t["couplings"]), t["couplings"]
+    assert t["events"] == truth(plain)["events"] and t["couplings"] != truth(plain)["couplings"]
+    assert t["variation"].startswith("strong: couplings of 8-15 %") and "--vary strong" in t["made_by"]
+    assert "variation" not in truth(plain) and "--vary" not in truth(plain)["made_by"]
+    # noisy: the same strikes and couplings, a log with twice the sensor's noise.
+    assert truth(noisy)["couplings"] == truth(plain)["couplings"]
+    def before_the_strikes(folder):  # z of the ride in its first 0.3 s (corpus.LEAD_S)
+        with open(folder / "ride.csv", encoding="utf-8") as f:
+            rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+        return np.array([float(r["z"]) for r in rows if float(r["t"]) < 0.3])
+    ratio = np.std(before_the_strikes(noisy)) / np.std(before_the_strikes(plain))
+    assert 1.6 < ratio < 2.4, ratio
+    # Put back after, in this process too; an unknown one is refused by name.
+    with stand.varied("narrow"):
+        assert corpus.PROFILES["phone"].lowpass_hz == pytest.approx(31.5)
+    with stand.varied("tight"):
+        assert stand.UNISON_MS == (0.0, 2.0)
+    assert corpus.PROFILES["phone"].lowpass_hz == 45.0 and stand.UNISON_MS == (0.0, 5.0)
+    with pytest.raises(ValueError, match="unknown variation 'wobbly'"):
+        with stand.varied("wobbly"):
+            pass
+    bad = subprocess.run([sys.executable, STAND, "--out", str(tmp_path / "x"), "--vary", "wobbly"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "invalid choice: 'wobbly'" in bad.stderr
+
+
 @pytest.mark.parametrize("scenario", stand.SCENARIOS)
 def test_couplings_are_within_their_ranges_and_only_within_a_stand(scenario):
     scene = stand.make_scene(scenario, 30.0, 8)
@@ -452,6 +486,16 @@ def test_stand_table_runs_the_benchmark_as_a_user_would(tmp_path):
         pads = json.load(f)["pads"]
     assert {p["name"]: (p["rate_hz"], p["idle"]) for p in pads} == {
         "snare": (1600.0, False), "racktom": (250.0, False), "floortom": (200.0, False), "ride": (100.0, True)}, pads
+    # --vary: the stands made with the simulator varied, under work/vary-NAME, and said so.
+    args = [sys.executable, script, "--seeds", "4", "--classes", "none", "--seconds", "12", "--work", str(tmp_path),
+            "--build", build, "--scenarios", "kit4:dualsense", "--vary", "weak"]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "the simulator varied: weak (couplings of 1-4 %" in out.stdout
+    row = next(line for line in out.stdout.splitlines() if line.startswith("| kit4:dualsense |"))
+    assert float(row.strip("|").split("|")[1]) > 0.5, row
+    couplings = truth(tmp_path / "vary-weak" / "dualsense" / "kit4-seed4")["couplings"]
+    assert couplings and all(0.01 <= c["ratio"] <= 0.04 for c in couplings), couplings
     bad = subprocess.run([sys.executable, script, "--classes", "theremin"], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown class theremin" in bad.stderr
     bad = subprocess.run([sys.executable, script, "--scenarios", "two-stands:theremin"], capture_output=True, text=True)
