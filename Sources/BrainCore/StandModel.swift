@@ -277,7 +277,8 @@ public struct StandModel: Sendable {
     }
 
     /// The coupling used for decisions on `pair` now, and whether it is learned (coupled): the
-    /// learned one × `margin`, or before that the prior (`playedPriorCoupling` once the
+    /// learned one × `margin` (no more than the prior until the pair has answered
+    /// `trustedResponses` strikes), or before that the prior (`playedPriorCoupling` once the
     /// receiver's own strikes are known), or lower where the pair's silences bound it.
     public func coupling(_ key: PairKey) -> (value: Double, coupled: Bool) {
         let c = configuration

@@ -20,13 +20,12 @@ deterministic for a seed.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import math
 import os
 import sys
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -47,6 +46,7 @@ GHOST_RANGE = (1.2, 2.0)        # soft (ghost) notes, g
 NORMAL_RANGE = (2.5, 6.0)
 ACCENT_RANGE = (6.0, 14.0)
 FILL_RANGE = (3.0, 9.0)
+RIDE_BEAT_RANGE = (4.0, 8.0)    # a played ride's notes on the beat (the others NORMAL_RANGE)
 BUMP_RANGE = (0.15, 1.0)        # what a non-pad instrument on the stand makes a pad feel, g
 FLAM_MS = (15.0, 40.0)          # grace note before the main note, on another pad
 UNISON_MS = (0.0, 5.0)          # two pads struck together
@@ -60,15 +60,15 @@ VARIATIONS = {
     "strong": ("couplings of 8-15 % (not 3-10 %)", {"RATIO_RANGE": (0.08, 0.15)}, None),
     "weak": ("couplings of 1-4 % (not 3-10 %)", {"RATIO_RANGE": (0.01, 0.04)}, None),
     "lag": ("crosstalk 1-3 ms after the strike (not 0.1-1.5 ms)", {"LAG_MS_RANGE": (1.0, 3.0)}, None),
-    "soft": ("ghost notes of 1.2-1.5 g and notes of 1.8-4 g (not 1.2-2 and 2.5-6)",
-             {"GHOST_RANGE": (1.2, 1.5), "NORMAL_RANGE": (1.8, 4.0)}, None),
-    "loud": ("accents of 10-16 g and fills of 5-12 g (not 6-14 and 3-9)",
-             {"ACCENT_RANGE": (10.0, 16.0), "FILL_RANGE": (5.0, 12.0)}, None),
+    "soft": ("ghost notes of 1.2-1.5 g, notes of 1.8-4 g and a ride's beats of 3-6 g (not 1.2-2, 2.5-6 and 4-8)",
+             {"GHOST_RANGE": (1.2, 1.5), "NORMAL_RANGE": (1.8, 4.0), "RIDE_BEAT_RANGE": (3.0, 6.0)}, None),
+    "loud": ("accents of 10-16 g, fills of 5-12 g and a ride's beats of 6-11 g (not 6-14, 3-9 and 4-8)",
+             {"ACCENT_RANGE": (10.0, 16.0), "FILL_RANGE": (5.0, 12.0), "RIDE_BEAT_RANGE": (6.0, 11.0)}, None),
     "tight": ("unisons within 2 ms and flams 10-25 ms apart (not 5 and 15-40)",
               {"UNISON_MS": (0.0, 2.0), "FLAM_MS": (10.0, 25.0)}, None),
-    "noisy": ("twice each sensor's noise", {}, lambda p: dataclasses.replace(p, noise_g=2 * p.noise_g)),
+    "noisy": ("twice each sensor's noise", {}, lambda p: replace(p, noise_g=2 * p.noise_g)),
     "narrow": ("each sensor's low-pass at 0.7 of its bandwidth", {},
-               lambda p: dataclasses.replace(p, lowpass_hz=0.7 * p.lowpass_hz)),
+               lambda p: replace(p, lowpass_hz=0.7 * p.lowpass_hz)),
 }
 
 
@@ -224,7 +224,7 @@ def play(rng, seconds, snare, toms, ride=None, blocked=(), ghost_rate=0.3):
         for step in range(16):
             t = t_bar + step * six + jitter()
             if ride is not None and step % 2 == 0:
-                pl.hit(ride, t + jitter(), u(rng, (4.0, 8.0)) if step % 4 == 0 else u(rng, NORMAL_RANGE),
+                pl.hit(ride, t + jitter(), u(rng, RIDE_BEAT_RANGE) if step % 4 == 0 else u(rng, NORMAL_RANGE),
                        "ride")
             if fill and step >= 8:
                 # The fill: 16ths down the kit (snare, then the toms), growing louder.

@@ -129,6 +129,11 @@ def test_a_variation_changes_what_it_says_and_is_put_back(tmp_path):
     with stand.varied("tight"):
         assert stand.UNISON_MS == (0.0, 2.0)
     assert corpus.PROFILES["phone"].lowpass_hz == 45.0 and stand.UNISON_MS == (0.0, 5.0)
+    with pytest.raises(RuntimeError):  # and when what runs within it fails
+        with stand.varied("strong"):
+            assert stand.RATIO_RANGE == (0.08, 0.15)
+            raise RuntimeError("a scene that could not be made")
+    assert stand.RATIO_RANGE == (0.03, 0.10)
     with pytest.raises(ValueError, match="unknown variation 'wobbly'"):
         with stand.varied("wobbly"):
             pass
