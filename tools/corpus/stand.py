@@ -23,7 +23,6 @@ import contextlib
 import json
 import math
 import os
-import sys
 import zlib
 from dataclasses import dataclass, field, replace
 
@@ -81,19 +80,16 @@ def varied(name):
     if name not in VARIATIONS:
         raise ValueError(f"unknown variation {name!r} (known: {', '.join(VARIATIONS)})")
     _, settings, profile_change = VARIATIONS[name]
-    module = sys.modules[__name__]
-    saved = {key: getattr(module, key) for key in settings}
+    saved = {key: globals()[key] for key in settings}
     saved_profiles = dict(corpus.PROFILES)
     try:
-        for key, value in settings.items():
-            setattr(module, key, value)
+        globals().update(settings)
         if profile_change:
             for key, prof in saved_profiles.items():
                 corpus.PROFILES[key] = profile_change(prof)
         yield
     finally:
-        for key, value in saved.items():
-            setattr(module, key, value)
+        globals().update(saved)
         corpus.PROFILES.clear()
         corpus.PROFILES.update(saved_profiles)
 
@@ -600,26 +596,22 @@ def dump_json(description):
 def generate(out_dir, scenarios, seconds, seed, profile=None, log=None, vary=None):
     """Writes OUT/SCENARIO-seedN/ for each scenario (with variation `vary` of VARIATIONS, or as
     tuned on: None); returns the folders."""
-    with varied(vary):
-        return _generate(out_dir, scenarios, seconds, seed, profile, log, vary)
-
-
-def _generate(out_dir, scenarios, seconds, seed, profile, log, vary):
     written = []
-    for scenario in scenarios:
-        scene = make_scene(scenario, seconds, seed, profile)
-        folder = os.path.join(out_dir, f"{scenario}-seed{seed}")
-        os.makedirs(folder, exist_ok=True)
-        for pad in scene.pads:
-            r = render_pad(scene, pad)
-            with open(os.path.join(folder, f"{pad.name}.csv"), "w", encoding="utf-8") as f:
-                f.write(format_log(scene, pad, r))
-            with open(os.path.join(folder, f"{pad.name}.labels.csv"), "w", encoding="utf-8") as f:
-                f.write(format_labels(scene, pad))
-            if log:
-                log(f"{folder}/{pad.name}.csv: {pad.profile}, {r.t.size} samples, "
-                    f"{r.labels_t.size} strikes")
-        with open(os.path.join(folder, "stand.json"), "w", encoding="utf-8") as f:
-            f.write(dump_json(describe(scene, profile, vary)))
-        written.append(folder)
+    with varied(vary):
+        for scenario in scenarios:
+            scene = make_scene(scenario, seconds, seed, profile)
+            folder = os.path.join(out_dir, f"{scenario}-seed{seed}")
+            os.makedirs(folder, exist_ok=True)
+            for pad in scene.pads:
+                r = render_pad(scene, pad)
+                with open(os.path.join(folder, f"{pad.name}.csv"), "w", encoding="utf-8") as f:
+                    f.write(format_log(scene, pad, r))
+                with open(os.path.join(folder, f"{pad.name}.labels.csv"), "w", encoding="utf-8") as f:
+                    f.write(format_labels(scene, pad))
+                if log:
+                    log(f"{folder}/{pad.name}.csv: {pad.profile}, {r.t.size} samples, "
+                        f"{r.labels_t.size} strikes")
+            with open(os.path.join(folder, "stand.json"), "w", encoding="utf-8") as f:
+                f.write(dump_json(describe(scene, profile, vary)))
+            written.append(folder)
     return written
