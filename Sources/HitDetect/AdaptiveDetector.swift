@@ -118,6 +118,24 @@ import Glibc
 ///   the level unannounced. On the corpus's phone logs of seeds 1–5 and 22–29 the false hits
 ///   went 57 → 28 (grooves), 31 → 23 (rolls), 11 → 2 (sparse) and 18 → 15 (crosstalk), and no
 ///   strike was lost.
+/// - **Ring hold (about 170 to 500 Hz):** a candidate whose peak |h| is under `ringHold` (1.5)
+///   times the largest |h| before its onset, decaying over `ringHoldMs` (30 ms), carries on a
+///   ringing that was already there and does not fire. What it is for: a neighbour's strike
+///   rings the stand, and where the stand rings longer than the re-arm decays (the crosstalk
+///   fired, or was masked, and its ringing outlasts the mask), each swing of the ringing is
+///   about as high as the one before it, and crossed; a strike rises well above what came
+///   before it. At 1.6 kHz the bump test turns such a smooth swing away, and under 170 Hz the
+///   ringing test; between them nothing did. Ringing that decays more slowly than the hold
+///   still passes it by no more than exp(half its period / `ringHoldMs`), 1.3 for a stand at
+///   60 Hz. On the simulated stands with the stand ringing twice as strong and long after
+///   crosstalk (`tools/corpus/stand --vary ringing`, kit4, seeds 61–62) the worst played pad at
+///   200 and 250 Hz went from 0.711–0.870 to 0.986–1.000 and the idle pad's hits from 7–133 to
+///   0–2; on the stands as made (seeds 1–20) 10 crosstalk hits played went to 2, with no strike
+///   more missed; on the single-pad corpus (seeds 1–5, 22–25) the Joy-Con's grooves and
+///   crosstalk gained a hit each (0.992 → 0.996, 0.987 → 1.000) and one roll lost one (1.000
+///   → 0.998). Under 170 Hz it would count the mount's own ringing near the Nyquist frequency
+///   against the next stroke (phone rolls 0.993 → 0.928); with a hold of 2 or of 45 ms,
+///   strikes were lost (Joy-Con rolls to 0.995; 12 → 69 strikes missed on its stands).
 ///
 /// The hit carries the index and time of the onset and is returned on the sample that ends the
 /// scan. Its `strength` (and so its velocity) is how far z went, in g, from its level on the
@@ -174,6 +192,13 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// under `pushMaximumG` and no stronger than this many times the strongest of them is one
         /// more (the felt ceiling in the type's notes). 0: off.
         public var feltMargin = 1.5
+        /// From about 170 to 500 Hz, a candidate whose peak |h| is under this many times the
+        /// largest |h| before its onset, decaying over `ringHoldMs`, carries on a ringing that was
+        /// already there, the stand's after a neighbour's strike (the ring hold in the type's
+        /// notes). 0: off.
+        public var ringHold = 1.5
+        /// The ring hold's decay time constant, ms.
+        public var ringHoldMs = 30.0
         /// Within the mask, a sample whose |h| passes this many times the last hit's peak is a
         /// new strike, not the ringing (`breakFactor` in the type's notes); 0: the mask is absolute.
         public var breakFactor = 4.0
@@ -203,7 +228,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case priming
         case idle
         case scanning(index: Int, time: Double, peak: Double, threshold: Double, until: Double, base: Double, swing: Swing, around: Swing, maskFrom: Double,
-                      unexplained: Double, step: Double, first: Double, lean: Lean, jumpAt: Double, jumpIndex: Int)
+                      unexplained: Double, step: Double, first: Double, lean: Lean, jumpAt: Double, jumpIndex: Int, ring: Double)
         case masked(until: Double)
     }
 
@@ -243,6 +268,20 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var strikeLeans = 0
     private var strikeLeanSpread = 0.0
     // The felt ceiling: until the pad is shown played, the pushes it has felt.
+    // The ring hold: the largest |h| so far, decaying over `ringHoldMs`; and what it was before
+    // each of the last four samples, newest first (the onset may be up to three samples back).
+    private var ringHold = 0.0
+    private var holdBefore: (Double, Double, Double, Double) = (0, 0, 0, 0)
+
+    /// The ring hold before the sample `back` before this one (0: before this one).
+    private func recentHold(_ back: Int) -> Double {
+        switch back {
+        case 0: holdBefore.0
+        case 1: holdBefore.1
+        case 2: holdBefore.2
+        default: holdBefore.3
+        }
+    }
     private var ceiling = FeltCeiling()
 
     /// A detector with `configuration`.
@@ -315,6 +354,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let unexplained = abs(shock.h + Self.ringingCarry * previousH)
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
         defer {
+            ringHold = max(departure, ringHold * exp(-dt * 1000 / c.ringHoldMs))
+            holdBefore = (ringHold, holdBefore.0, holdBefore.1, holdBefore.2)
             recentUnexplained = (unexplained, recentUnexplained.0, recentUnexplained.1)
             recentH = (departure, recentH.0, recentH.1)
             recentTime = (time, recentTime.0, recentTime.1)
@@ -343,7 +384,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case .idle:
             return idle(a: a, departure: departure, unexplained: unexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
         case .scanning(let start, let startTime, let peak, let startThreshold, let until, let base, let swing, let around, let maskFrom,
-                       let unexplainedSoFar, let stepSoFar, let first, let leanSoFar, let jumpedAt, let jumpedIndex):
+                       let unexplainedSoFar, let stepSoFar, let first, let leanSoFar, let jumpedAt, let jumpedIndex, let ring):
             let farthest = leanSoFar.including(lean)
             let highest = max(peak, departure)
             let widest = swing.including(z - base)
@@ -361,7 +402,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
                                   base: base, swing: widest, around: aroundWidest, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest,
-                                  first: first, lean: farthest, jumpAt: jumpAt, jumpIndex: jumpIndex)
+                                  first: first, lean: farthest, jumpAt: jumpAt, jumpIndex: jumpIndex, ring: ring)
                 return nil
             }
             // The rescan: a stroke arriving behind a neighbour's crosstalk, scanned again from
@@ -370,11 +411,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                 state = .scanning(index: jumpIndex, time: jumpAt, peak: highest, threshold: startThreshold,
                                   until: max(jumpAt + c.scanMs / 1000, time + dt * 0.999), base: base, swing: widest,
                                   around: aroundWidest, maskFrom: jumpAt, unexplained: unexplainedPeak, step: steepest,
-                                  first: first, lean: farthest, jumpAt: .infinity, jumpIndex: jumpIndex)
+                                  first: first, lean: farthest, jumpAt: .infinity, jumpIndex: jumpIndex, ring: ring)
                 return nil
             }
             return fire(index: start, time: startTime, peak: highest, swing: widest, around: aroundWidest, threshold: startThreshold, now: time,
-                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest, first: first, lean: farthest)
+                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest, first: first, lean: farthest, ring: ring)
         }
     }
 
@@ -428,11 +469,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         guard time < until else {
             return fire(index: onsetIndex, time: onsetTime, peak: peak, swing: swing, around: around, threshold: threshold, now: time,
-                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step, first: first, lean: lean)
+                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step, first: first, lean: lean,
+                        ring: recentHold(earlier))
         }
         state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until,
                           base: base, swing: swing, around: around, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step,
-                          first: first, lean: lean, jumpAt: .nan, jumpIndex: onsetIndex)
+                          first: first, lean: lean, jumpAt: .nan, jumpIndex: onsetIndex, ring: recentHold(earlier))
         return nil
     }
 
@@ -591,8 +633,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
 
     private mutating func fire(index: Int, time: Double, peak: Double, swing: Swing, around: Swing, threshold: Double,
                                now: Double, dt: Double, maskFrom: Double, unexplained: Double, step: Double,
-                               first: Double, lean: Lean) -> Hit? {
+                               first: Double, lean: Lean, ring: Double) -> Hit? {
         let c = configuration
+        // The ring hold (about 170 to 500 Hz): the candidate rose no higher than the ringing
+        // already there before its onset, so it carries that ringing on. Back to idle, as above.
+        if c.ringHold > 0, !Self.isSlowRate(dt: dt), dt > Self.fastRatePeriod, peak < c.ringHold * ring {
+            state = .idle
+            return nil
+        }
         // Finer than a sample (slower than 500 Hz, from rest): a strike whose first sample had
         // already gone most of the way began early in the period before it; one whose first
         // sample had barely left the level began late in its own (`subSampleOffset`). Within a

@@ -362,6 +362,45 @@ struct AdaptiveDetectorTests {
         #expect(Self.hits(&adaptive, (z, t)).map(\.index) == (0..<12).map { 20 + 50 * $0 })
     }
 
+    /// A neighbour's strike rings a 200 Hz pad's stand (here at 90 Hz, decaying over 60 ms,
+    /// 0.35 g at first) longer than the re-arm decays: past the mask its swings still cross, each
+    /// about as high as the one before. The ring hold takes them for what they are, where the
+    /// pad's own soft strike, struck 70 ms into another such ringing (at 0.4 g, three times the
+    /// ringing then: a hold of 4 would lose it), fires.
+    @Test func aStandRingingLongerThanTheReArmFiresNoMoreThanOnceAt200Hz() {
+        let rate = 200.0
+        let rings = [0.5, 1.5, 2.5]
+        let strike = 2.57
+        var z: [Double] = [], t: [Double] = []
+        var random = Noise()
+        for i in 0..<Int(3.5 * rate) {
+            let time = Double(i) / rate
+            var value = 1.0 + 0.005 * random.next()
+            for onset in rings where time >= onset && time < onset + 0.4 {
+                let age = time - onset
+                value += 0.35 * exp(-age / 0.060) * sin(2 * .pi * 90 * age)
+            }
+            let age = time - strike
+            if age >= 0 && age < 0.2 {  // a soft stroke as a 200 Hz sensor sees it, then its mount
+                value += 0.4 * exp(-age / 0.020) * cos(2 * .pi * 45 * age)
+            }
+            z.append(value)
+            t.append(time)
+        }
+        func hits(ringHold: Double) -> [Double] {
+            var configuration = AdaptiveDetector.Configuration()
+            configuration.ringHold = ringHold
+            var adaptive = AdaptiveDetector(configuration)
+            return Self.hits(&adaptive, (z, t)).map(\.time)
+        }
+        let late = { (found: [Double]) in found.filter { time in rings.contains { time > $0 + 0.04 && time < $0 + 0.4 } && abs(time - strike) > 0.01 } }
+        #expect(!late(hits(ringHold: 0)).isEmpty, "without the hold the ringing fires past the mask")
+        let found = hits(ringHold: AdaptiveDetector.Configuration().ringHold)
+        #expect(late(found).isEmpty, "\(found)")
+        #expect(found.contains { abs($0 - strike) < 0.01 }, "the strike fires: \(found)")
+        #expect(!hits(ringHold: 4).contains { abs($0 - strike) < 0.01 }, "a hold of 4 would lose it")
+    }
+
     @Test(arguments: [0.005, 0.02, 0.05])
     func idleNoiseNeverFires(noise: Double) {
         let signal = Self.signal(rate: 250, seconds: 20, strikes: [], noise: noise)

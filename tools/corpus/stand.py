@@ -51,6 +51,11 @@ FLAM_MS = (15.0, 40.0)          # grace note before the main note, on another pa
 UNISON_MS = (0.0, 5.0)          # two pads struck together
 SAME_PAD_GAP = 0.06             # no two strikes on one pad closer than this (s)
 BUMP_CLEAR = 0.06               # bumps are kept this far from the bumped pad's strikes (s)
+CROSSTALK_SHOCK_MS = (2.0, 3.5)  # the stand's smoothed copy of a strike's shock: a half-sine this long
+CROSSTALK_RING = 0.4            # the stand's ringing after it, at most this share of its depth,
+CROSSTALK_RING_TAU_MS = (15.0, 30.0)  # decaying with this time constant
+CROSSTALK_ALIGNED = False       # True: crosstalk moves a pad the way its own strikes do (x, y, z)
+CROSSTALK_SIGN = 1.0            # -1: crosstalk pushes a pad the other way than a strike on it does
 
 # Variations: the simulator moved off what the brain was tuned on, one thing at a time
 # (docs/crosstalk.md, "Off the tuned simulator"). name -> (what it changes, the module's
@@ -68,6 +73,14 @@ VARIATIONS = {
     "noisy": ("twice each sensor's noise", {}, lambda p: replace(p, noise_g=2 * p.noise_g)),
     "narrow": ("each sensor's low-pass at 0.7 of its bandwidth", {},
                lambda p: replace(p, lowpass_hz=0.7 * p.lowpass_hz)),
+    "long-shake": ("crosstalk's shock a half-sine of 4-8 ms (not 2-3.5): the stand passes a slower push",
+                   {"CROSSTALK_SHOCK_MS": (4.0, 8.0)}, None),
+    "ringing": ("the stand rings after crosstalk at up to 0.8 of its depth over 30-60 ms (not 0.4 over 15-30)",
+                {"CROSSTALK_RING": 0.8, "CROSSTALK_RING_TAU_MS": (30.0, 60.0)}, None),
+    "aligned": ("crosstalk moves each pad across x, y and z the way its own strikes do (not its own way)",
+                {"CROSSTALK_ALIGNED": True}, None),
+    "inverted": ("crosstalk pushes each pad the other way than a strike on it does (not the same way)",
+                 {"CROSSTALK_SIGN": -1.0}, None),
 }
 
 
@@ -411,12 +424,14 @@ def coupling_at(scene, source, receiver, t):
 
 def _crosstalk_shape(depth, rng, f_stand, fs):
     """What a pad feels of a strike elsewhere on its stand: the shock, smoothed by the stand (a
-    half-sine of 2-3.5 ms) of the given depth, then the stand's ringing (at most 0.4 of it)."""
-    nc = max(2, int(round(rng.uniform(0.002, 0.0035) * fs)))
+    half-sine of CROSSTALK_SHOCK_MS, 2-3.5 ms) of the given depth, then the stand's ringing (at
+    most CROSSTALK_RING, 0.4, of it)."""
+    nc = max(2, int(round(rng.uniform(CROSSTALK_SHOCK_MS[0] / 1000, CROSSTALK_SHOCK_MS[1] / 1000) * fs)))
     shock = -depth * np.sin(math.pi * np.arange(nc) / nc)
-    nr = int(0.12 * fs)
+    nr = int(max(0.12, 4 * CROSSTALK_RING_TAU_MS[1] / 1000) * fs)
     tr = np.arange(nr) / fs
-    ring = depth * 0.4 * np.exp(-tr / rng.uniform(0.015, 0.030)) * np.sin(2 * math.pi * f_stand * tr)
+    tau = rng.uniform(CROSSTALK_RING_TAU_MS[0] / 1000, CROSSTALK_RING_TAU_MS[1] / 1000)
+    ring = depth * CROSSTALK_RING * np.exp(-tr / tau) * np.sin(2 * math.pi * f_stand * tr)
     return np.concatenate([shock, ring])
 
 
@@ -432,6 +447,23 @@ def _bump_shape(peak, rng, f_stand, fs):
     return np.concatenate([push, ring])
 
 
+def _own_way(x, y, z, strikes_t, fs):
+    """(x/z, y/z) of the way a pad's own strikes move it: the least-squares slope of x and y on z
+    over each strike's first 2 ms, from the samples just before it (gravity's slow tilt drops out)."""
+    dz, dx, dy = [], [], []
+    for t in strikes_t:
+        k = int(round(t * fs))
+        if k < 1 or k + int(0.002 * fs) >= len(z):
+            continue
+        for j in range(k, k + int(0.002 * fs)):
+            dz.append(z[j] - z[k - 1])
+            dx.append(x[j] - x[k - 1])
+            dy.append(y[j] - y[k - 1])
+    dz, dx, dy = np.array(dz), np.array(dx), np.array(dy)
+    zz = float(np.dot(dz, dz)) or 1.0
+    return np.array([float(np.dot(dx, dz)) / zz, float(np.dot(dy, dz)) / zz])
+
+
 def pad_physics(scene, pad):
     """(x, y, z) in g at corpus.INTERNAL_RATE for one pad: its own strikes (corpus.render_physics,
     on a stand), the crosstalk of every strike on the other pads of its stand, and its bumps."""
@@ -443,6 +475,8 @@ def pad_physics(scene, pad):
     rng = np.random.default_rng([scene.seed, zlib.crc32(name.encode()), 2])
     f_stand = scene.stand_hz[pad.stand]
     side = rng.uniform(-0.3, 0.3, 2)
+    if CROSSTALK_ALIGNED and len(st):
+        side = _own_way(x, y, z, st, fs)
     for e in scene.events:
         if e.pad == pad.name:
             if e.kind != "bump":
@@ -455,7 +489,7 @@ def pad_physics(scene, pad):
             c = coupling_at(scene, e.pad, pad.name, e.t)
             if c is None:
                 continue
-            shape = _crosstalk_shape(c.ratio * e.strength, rng, f_stand, fs)
+            shape = CROSSTALK_SIGN * _crosstalk_shape(c.ratio * e.strength, rng, f_stand, fs)
             k = int(round((e.t + c.lag_ms / 1000) * fs))
         corpus._add(z, k, shape)
         corpus._add(x, k, shape * (side[0] + rng.uniform(-0.05, 0.05)))

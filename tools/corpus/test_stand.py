@@ -142,6 +142,40 @@ def test_a_variation_changes_what_it_says_and_is_put_back(tmp_path):
     assert bad.returncode == 2 and "invalid choice: 'wobbly'" in bad.stderr
 
 
+def test_the_physics_variations_change_the_crosstalk_they_say():
+    fs = corpus.INTERNAL_RATE
+    def shape(name):  # one crosstalk of depth 1 on a 90 Hz stand, the same draws each time
+        with stand.varied(name):
+            return stand._crosstalk_shape(1.0, np.random.default_rng(7), 90.0, fs)
+    def shock_ms(s):  # the leading push: samples until it turns back up through zero
+        return (np.argmax(s[1:] >= 0) + 1) * 1000 / fs
+    def tail(s):  # the ringing 40-80 ms after the onset
+        return np.max(np.abs(s[int(0.04 * fs):int(0.08 * fs)]))
+    plain, long_shake, ringing = shape(None), shape("long-shake"), shape("ringing")
+    assert 2.0 <= shock_ms(plain) <= 3.6 and 4.0 <= shock_ms(long_shake) <= 8.1, (shock_ms(plain), shock_ms(long_shake))
+    assert tail(ringing) > 3 * tail(plain), (tail(ringing), tail(plain))
+    # aligned: a played pad's crosstalk moves it across x, y and z as its own strikes do.
+    scene = stand.make_scene("kit4", 8.0, 5, "phone")
+    pad = scene.pad("racktom")
+    own_t, _ = scene.strikes("racktom")
+    others = [e.t for e in scene.events if e.pad != "racktom" and e.kind == "strike"
+              and min(abs(e.t - t) for t in own_t) > 0.15]
+    def ways(name):
+        with stand.varied(name):
+            x, y, z = stand.pad_physics(scene, pad)
+        return stand._own_way(x, y, z, own_t, fs), stand._own_way(x, y, z, others, fs)
+    (own, cross), (own_a, cross_a) = ways(None), ways("aligned")
+    assert np.allclose(own, own_a, atol=0.02) and np.allclose(cross_a, own_a, atol=0.03), (own_a, cross_a)
+    assert np.max(np.abs(cross - own)) > 0.1, (own, cross)
+    # inverted: the same crosstalk, the other way.
+    with stand.varied("inverted"):
+        xi, yi, zi = stand.pad_physics(scene, pad)
+    x, y, z = stand.pad_physics(scene, pad)
+    k = int(round(others[0] * fs))
+    d = (zi - z)[k:k + int(0.006 * fs)]  # the same draws: twice the crosstalk, turned over
+    assert d.max() > 0.05 and d.max() > 2 * abs(d.min()), (d.max(), d.min())  # up (a strike's shock is down)
+
+
 @pytest.mark.parametrize("scenario", stand.SCENARIOS)
 def test_couplings_are_within_their_ranges_and_only_within_a_stand(scenario):
     scene = stand.make_scene(scenario, 30.0, 8)
