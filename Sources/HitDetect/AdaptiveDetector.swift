@@ -132,8 +132,8 @@ import Glibc
 ///   200 and 250 Hz went from 0.711–0.870 to 0.986–1.000 and the idle pad's hits from 7–133 to
 ///   0–2; on the stands as made (seeds 1–20) 10 crosstalk hits played went to 2, with no strike
 ///   more missed; on the single-pad corpus (seeds 1–5, 22–25) the Joy-Con's grooves and
-///   crosstalk gained a hit each (0.992 → 0.996, 0.987 → 1.000) and one roll lost one (1.000
-///   → 0.998). Under 170 Hz it would count the mount's own ringing near the Nyquist frequency
+///   crosstalk rose (0.992 → 0.996 on seed 1, 0.987 → 1.000 on seed 22) and one roll fell
+///   (1.000 → 0.998, seed 22). Under 170 Hz it would count the mount's own ringing near the Nyquist frequency
 ///   against the next stroke (phone rolls 0.993 → 0.928); with a hold of 2 or of 45 ms,
 ///   strikes were lost (Joy-Con rolls to 0.995; 12 → 69 strikes missed on its stands).
 ///
