@@ -295,9 +295,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         recentCount = 0
         // After a gap the times may start again from anywhere (a sensor unplugged and back has a
         // new clock): a last peak dated later than the next samples would hold the re-arm level
-        // up for as long (exp of a negative age), and nothing would fire.
+        // up for as long (exp of a negative age), and nothing would fire. The ring hold, which
+        // decays by the time between samples, would likewise outlast the ringing it held.
         lastPeakTime = -.infinity
         lastPeak = 0
+        ringHold = 0
+        holdBefore = (0, 0, 0, 0)
     }
 
     /// The noise floor now, in g of |h| (for calibration and tests).
@@ -330,6 +333,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         if time < lastPeakTime {  // times went back without a gap: as after one
             lastPeakTime = -.infinity
             lastPeak = 0
+            ringHold = 0
+            holdBefore = (0, 0, 0, 0)
         }
         if case .priming = state {
             if sampleCount == 1 { level = z }

@@ -470,6 +470,18 @@ struct AdaptiveDetectorTests {
         #expect(Self.hits(&quiet, shifted).count >= 2)
     }
 
+    /// The ring hold starts again after a gap, as the re-arm does: a pad whose sensor dropped out
+    /// 20 ms into a loud strike's ringing fires on a soft strike 20 ms after it comes back. (Kept
+    /// across the gap, the hold, decayed only by the samples since, is still over the strike.)
+    @Test func theRingHoldStartsAgainAfterAGap() {
+        var adaptive = AdaptiveDetector()
+        _ = Self.hits(&adaptive, Self.signal(rate: 250, seconds: 1.0, strikes: [(time: 0.98, amplitude: 3.0)]))
+        adaptive.markGap()
+        let soft = Self.signal(rate: 250, seconds: 0.5, strikes: [(time: 0.02, amplitude: 0.8)])
+        let later = (z: soft.z, t: soft.t.map { $0 + 10 })  // the clock runs on
+        #expect(Self.hits(&adaptive, later).count == 1)
+    }
+
     /// A pad on a loose mount rings at 25 Hz, louder than its shock and for longer than the
     /// 45 ms mask: the ring's peaks after the scan are held as the re-arm reference, so the
     /// ringing never fires again.
