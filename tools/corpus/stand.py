@@ -475,8 +475,8 @@ def pad_physics(scene, pad):
     rng = np.random.default_rng([scene.seed, zlib.crc32(name.encode()), 2])
     f_stand = scene.stand_hz[pad.stand]
     side = rng.uniform(-0.3, 0.3, 2)
-    if CROSSTALK_ALIGNED and len(st):
-        side = _own_way(x, y, z, st, fs)
+    # The way crosstalk moves the pad across x and y (bumps keep the stand's own way, `side`).
+    crosstalk_side = _own_way(x, y, z, st, fs) if CROSSTALK_ALIGNED and len(st) else side
     for e in scene.events:
         if e.pad == pad.name:
             if e.kind != "bump":
@@ -491,9 +491,10 @@ def pad_physics(scene, pad):
                 continue
             shape = CROSSTALK_SIGN * _crosstalk_shape(c.ratio * e.strength, rng, f_stand, fs)
             k = int(round((e.t + c.lag_ms / 1000) * fs))
+        way = side if e.kind == "bump" else crosstalk_side
         corpus._add(z, k, shape)
-        corpus._add(x, k, shape * (side[0] + rng.uniform(-0.05, 0.05)))
-        corpus._add(y, k, shape * (side[1] + rng.uniform(-0.05, 0.05)))
+        corpus._add(x, k, shape * (way[0] + rng.uniform(-0.05, 0.05)))
+        corpus._add(y, k, shape * (way[1] + rng.uniform(-0.05, 0.05)))
     return x, y, z
 
 
