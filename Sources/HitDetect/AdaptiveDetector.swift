@@ -277,7 +277,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     // before each of the last four samples, newest first (the onset may be three samples back).
     private var ringLevel = 0.0
     private var levelBefore: (Double, Double, Double, Double) = (0, 0, 0, 0)
-    // The ring hold's level before the onset of the candidate being scanned.
+    // The ring hold's level before the onset of the candidate being scanned (what `fire` weighs
+    // its peak against).
     private var scanRing = 0.0
 
     /// A detector with `configuration`.
@@ -355,7 +356,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let unexplained = abs(shock.h + Self.ringingCarry * previousH)
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
         defer {
-            if c.ringHold > 0, !Self.isSlowRate(dt: dt), dt > Self.fastRatePeriod {  // where it judges
+            if ringHoldJudges(dt: dt) {
                 // A value no sensor gives (inf, or past the double's range) would hold forever.
                 let level = max(departure, ringLevel * exp(-dt * 1000 / c.ringHoldMs))
                 ringLevel = level.isFinite ? level : 0
@@ -420,7 +421,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                 return nil
             }
             return fire(index: start, time: startTime, peak: highest, swing: widest, around: aroundWidest, threshold: startThreshold, now: time,
-                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest, first: first, lean: farthest, ring: scanRing)
+                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest, first: first, lean: farthest)
         }
     }
 
@@ -475,8 +476,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         scanRing = ringLevelBefore(earlier)
         guard time < until else {
             return fire(index: onsetIndex, time: onsetTime, peak: peak, swing: swing, around: around, threshold: threshold, now: time,
-                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step, first: first, lean: lean,
-                        ring: scanRing)
+                        dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step, first: first, lean: lean)
         }
         state = .scanning(index: onsetIndex, time: onsetTime, peak: peak, threshold: threshold, until: until,
                           base: base, swing: swing, around: around, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step,
@@ -549,6 +549,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case 1: recentUnexplained.1
         default: recentUnexplained.2
         }
+    }
+
+    /// Whether the ring hold judges at a sample period of `dt`: on, and from about 170 to 500 Hz.
+    private func ringHoldJudges(dt: Double) -> Bool {
+        configuration.ringHold > 0 && !Self.isSlowRate(dt: dt) && dt > Self.fastRatePeriod
     }
 
     /// The ring hold's level before the sample `back` before this one (0: before this one; `back`
@@ -650,11 +655,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
 
     private mutating func fire(index: Int, time: Double, peak: Double, swing: Swing, around: Swing, threshold: Double,
                                now: Double, dt: Double, maskFrom: Double, unexplained: Double, step: Double,
-                               first: Double, lean: Lean, ring: Double) -> Hit? {
+                               first: Double, lean: Lean) -> Hit? {
         let c = configuration
         // The ring hold (about 170 to 500 Hz): the candidate rose no higher than the ringing
         // already there before its onset, so it carries that ringing on. Back to idle, as above.
-        if c.ringHold > 0, !Self.isSlowRate(dt: dt), dt > Self.fastRatePeriod, peak < c.ringHold * ring {
+        if ringHoldJudges(dt: dt), peak < c.ringHold * scanRing {
             state = .idle
             return nil
         }
