@@ -107,6 +107,16 @@ report("adaptive detector, streaming process()", items: samples, unit: "samples"
     return hits
 })
 
+// The same samples 10 ms apart: a 100 Hz phone's rate, where the slow-rate tests (the ringing
+// test, with its learned model of the mount, the rebound test) run.
+let time100 = time.map { $0 * 2.5 }
+report("adaptive detector at 100 Hz, streaming", items: samples, unit: "samples", best(runs) {
+    var detector = AdaptiveDetector()
+    var hits = 0
+    for i in 0..<z.count where detector.process(z: z[i], time: time100[i]) != nil { hits += 1 }
+    return hits
+})
+
 // The reader over an in-memory log in the format drumpad record writes (t,x,y,z), fed in 1 MiB
 // chunks as drumpad replay does, with the default detector on each batch.
 let readerRows = min(samples, 2_400_000)
