@@ -1,3 +1,4 @@
+import Foundation
 import AllocationCounter
 import Testing
 import TestSupport
@@ -48,6 +49,25 @@ struct AllocationTests {
         let (counted, fired) = Self.countAllocations(&detector)
         #expect(counted == 0)
         #expect(fired > 0)
+    }
+
+    /// At 100 Hz, where the ringing test learns the pad's mount from the quiet after its hits
+    /// (`MountRinging`), still none.
+    @Test func adaptiveProcessAt100HzDoesNotAllocate() {
+        var detector = AdaptiveDetector()
+        let times = Self.times.map { $0 * 2.5 }
+        // A strike every 0.4 s, its mount ringing at 37 Hz after it.
+        let z: [Double] = Self.z.indices.map { i in
+            let n = Double(i % 40)
+            return 1.0 + (n == 0 ? -1.5 : 0.8 * exp(-n / 4) * cos(2.3 * n))
+        }
+        var fired = 0
+        allocation_counter_start()
+        for i in z.indices where detector.process(z: z[i], time: times[i]) != nil { fired += 1 }
+        let counted = allocation_counter_stop()
+        #expect(counted == 0)
+        #expect(fired > 0)
+        #expect(detector.mountRinging.a1 != -AdaptiveDetector.ringingCarry, "the model learned")
     }
 
     /// With x and y (the lean test learning the way and turning shakes away), still none.
