@@ -120,10 +120,11 @@ import Glibc
 ///   strike was lost. A mount ringing away from half the sample rate turns by less than half a
 ///   cycle a sample, and the fixed carry took its samples for strikes: so each pad learns how
 ///   its own mount rings (`MountRinging`: h[n] ≈ a1 h[n−1] + a2 h[n−2], fitted over the quiet
-///   15–80 ms after its hits from rest, once three such have taught it; `learnsRinging`), and
+///   15–80 ms after the scans that found its hits from rest ended, once three such have taught
+///   it; `learnsRinging`), and
 ///   the test asks that of every sample. On the simulated phone stands (kit4, seeds 1–20) the
 ///   hits played that no strike explains went 63 → 42 and the strikes missed 114 → 115; on the
-///   fresh seeds 51–58, 37 → 18 and 45 → 47.
+///   fresh seeds 51–58, 37 → 21 and 45 → 47.
 /// - **Ring hold (about 170 to 500 Hz):** a candidate whose peak |h| is under `ringHold` (1.5)
 ///   times the largest |h| before its onset, decaying over `ringHoldMs` (30 ms), carries on a
 ///   ringing that was already there and does not fire. What it is for: a neighbour's strike
@@ -263,7 +264,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     // The last four samples' z, newest first: the level a strike is measured from.
     private var recentZ: (Double, Double, Double, Double) = (0, 0, 0, 0)
     // The last few samples' |h| that the ringing does not explain (|h + ringingCarry × h of the
-    // sample before|), newest first.
+    // sample before|, or what the learned `ringing` leaves), newest first.
     private var recentUnexplained: (Double, Double, Double) = (0, 0, 0)
     // z's slow level (time constant `levelSeconds`): where gravity reads, for `strikeSign`.
     private var level = 0.0
@@ -375,10 +376,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let (departure, a) = shock.filter(z, dt: dt)
         let twoBefore = previousH2
         previousH2 = previousH
-        let learnsRinging = c.learnsRinging && Self.isSlowRate(dt: dt)
-        if learnsRinging { ringing.observe(shock.h, previousH, twoBefore, time: time) }
-        let unexplained = learnsRinging ? ringing.unexplained(shock.h, previousH, twoBefore)
-                                        : abs(shock.h + Self.ringingCarry * previousH)
+        let modelJudges = c.learnsRinging && Self.isSlowRate(dt: dt)
+        if modelJudges { ringing.observe(shock.h, previousH, twoBefore, time: time) }
+        let unexplained = modelJudges ? ringing.unexplained(shock.h, previousH, twoBefore)
+                                      : abs(shock.h + Self.ringingCarry * previousH)
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
         defer {
             if ringHoldJudges(dt: dt) {
@@ -608,8 +609,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// sample, with its sign flipped (h[n] ≈ −0.7 h[n−1]), until the pad has learned how its own
     /// mount rings (`MountRinging`).
     static let ringingCarry = 0.7
-    /// The share of a candidate's peak |h| that its samples must leave unexplained by
-    /// `ringingCarry` to be a strike (see `fire`).
+    /// The share of a candidate's peak |h| that its samples must leave unexplained by the
+    /// ringing (`ringingCarry`, or the learned `MountRinging`) to be a strike (see `fire`).
     static let ringingShare = 0.3
     /// The onset's place within its sample period, in periods after the onset sample: `at` +
     /// `slope` × (the onset sample's departure from the level / the hit's strength), within ±½.

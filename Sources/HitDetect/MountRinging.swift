@@ -5,28 +5,42 @@
 /// sample). Until it has learned, a1 = −`AdaptiveDetector.ringingCarry` and a2 = 0: a ringing
 /// near half the sample rate, flipping its sign every sample.
 ///
-/// It learns by least squares over the quiet after this pad's own hits: from 15 to 80 ms after a
-/// hit from rest of at least `teachingG`, so long as no candidate begins in that time (a roll's
-/// next stroke would teach the model a shock). Each such window counts once it is over, each
-/// sample weighed by 1 / the hit's strength² so that loud hits do not outvote the rest, and the
-/// earlier windows fade by `keep` at each new one (a pad re-mounted is learned again).
+/// It learns by least squares over the quiet after this pad's own hits: from `windowStart` to
+/// `windowEnd` after the scan that found a hit from rest of at least `teachingG` ended (at
+/// 100 Hz the scan ends 20–30 ms after the strike, so some 35–110 ms after it), so long as no
+/// candidate begins in that time or in the two samples after it, where a candidate's onset may
+/// be dated back into the window (a double stroke or a roll's next stroke would teach the model
+/// a shock). Each sample is weighed by 1 / the hit's strength², so loud hits do not outvote the
+/// rest, and the windows before fade by `keep` at each new one: a pad re-mounted is learned
+/// again, the old mount weighing half after 14 new windows and a tenth after 45 (a gap in the
+/// samples keeps what was learned: the mount is the same).
+///
+/// The fit leans a little towards the fixed carry (a ridge of `ridge` × the sums' scale): near
+/// half the sample rate h[n−1] and h[n−2] say the same thing, and the plain fit could wander
+/// along the line of equally good answers. It keeps a2 within −0.95…0 and a1 within ±0.98 ×
+/// (1 − a2), a ringing that decays, refitting a1 when a2 is held at a bound.
 ///
 /// Why: a 100 Hz pad's mount rings at 30–60 Hz, seen through the sensor's ~45 Hz low-pass. Near
 /// 50 Hz it flips sign every sample, as the fixed carry assumes; at 30–40 Hz it turns by about a
 /// third of a cycle per sample, and a sample that carries the ringing on looks unexplained to
-/// the fixed carry, so the ringing fired once the mask was over.
+/// the fixed carry, so the ringing fired once the mask was over. Where it cannot help: a mount
+/// whose ringing becomes a candidate after every hit breaks off every window and never teaches.
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only, allocation-free.
 struct MountRinging: Sendable {
-    /// The window after a hit that teaches, s after the hit (the end of its scan).
+    /// The window that teaches, s after the end of the scan that found the hit.
     static let windowStart = 0.015
     static let windowEnd = 0.080
+    /// Samples past `windowEnd` with no candidate before the window counts.
+    static let samplesPastEnd = 2
     /// The least strength of a hit whose ringing teaches, g (weaker ones ring under the noise).
     static let teachingG = 0.2
     /// Windows learned from before the model replaces the fixed carry.
     static let windowsNeeded = 3
-    /// How much of the windows before each new one keeps.
+    /// The share of the earlier windows' sums kept at each new window.
     static let keep = 0.95
+    /// The ridge towards the fixed carry, as a share of the sums' mean Σ h².
+    static let ridge = 0.001
 
     /// The least-squares sums: Σ h1², Σ h1 h2, Σ h2², Σ h0 h1, Σ h0 h2.
     private struct Sums: Sendable {
@@ -35,10 +49,12 @@ struct MountRinging: Sendable {
 
     private var learned = Sums()
     private var window = Sums()
-    /// When the open window's hit was (nan: no window open), and its strength.
-    private var hitTime = Double.nan
-    private var hitStrength = 0.0
-    private var windows = 0
+    /// When the scan that found the open window's hit ended (nan: no window open), the weight of
+    /// each of its samples, and how many samples have come past its end.
+    private var listeningFrom = Double.nan
+    private var weight = 0.0
+    private var pastEnd = 0
+    private var windowsLearned = 0
     private(set) var a1 = -AdaptiveDetector.ringingCarry
     private(set) var a2 = 0.0
 
@@ -49,55 +65,66 @@ struct MountRinging: Sendable {
 
     /// A hit of `strength` g from rest, whose scan ended at `time`: the quiet after it teaches.
     mutating func listen(after strength: Double, at time: Double) {
-        guard strength >= Self.teachingG, strength.isFinite, time.isFinite else { return }
+        let w = 1 / (strength * strength)
+        guard strength >= Self.teachingG, time.isFinite, w.isFinite, w > 0 else { return }
         window = Sums()
-        hitTime = time
-        hitStrength = strength
+        listeningFrom = time
+        weight = w
+        pastEnd = 0
     }
 
     /// A candidate began (or the samples broke off): the open window teaches nothing.
     mutating func abandon() {
-        hitTime = .nan
+        listeningFrom = .nan
     }
 
     /// The sample at `time`, h0, with the two before it.
     mutating func observe(_ h0: Double, _ h1: Double, _ h2: Double, time: Double) {
-        guard hitTime.isFinite else { return }
-        let age = time - hitTime
+        guard listeningFrom.isFinite else { return }
+        let age = time - listeningFrom
         if age > Self.windowEnd {
-            learn()
+            pastEnd += 1
+            if pastEnd > Self.samplesPastEnd { learn() }
             return
         }
         guard age > Self.windowStart else { return }
-        guard h0.isFinite, h1.isFinite, h2.isFinite, age.isFinite else {
+        guard h0.isFinite, h1.isFinite, h2.isFinite else {
             abandon()
             return
         }
-        let w = 1 / (hitStrength * hitStrength)
-        window.s11 += w * h1 * h1
-        window.s12 += w * h1 * h2
-        window.s22 += w * h2 * h2
-        window.t1 += w * h0 * h1
-        window.t2 += w * h0 * h2
+        window.s11 += weight * h1 * h1
+        window.s12 += weight * h1 * h2
+        window.s22 += weight * h2 * h2
+        window.t1 += weight * h0 * h1
+        window.t2 += weight * h0 * h2
     }
 
-    /// The window is over: fold it in and fit a1 and a2 again (a2 within −0.95…0, a1 within
-    /// ±1.9: a ringing that decays, at any frequency).
+    /// The window is over: fold it in and fit a1 and a2 again.
     private mutating func learn() {
-        hitTime = .nan
+        listeningFrom = .nan
         let k = Self.keep
         let sums = Sums(s11: learned.s11 * k + window.s11, s12: learned.s12 * k + window.s12,
                         s22: learned.s22 * k + window.s22, t1: learned.t1 * k + window.t1,
                         t2: learned.t2 * k + window.t2)
         guard sums.s11.isFinite, sums.s12.isFinite, sums.s22.isFinite, sums.t1.isFinite, sums.t2.isFinite else { return }
         learned = sums
-        windows += 1
-        let det = sums.s11 * sums.s22 - sums.s12 * sums.s12
-        guard windows >= Self.windowsNeeded, det > 1e-12 else { return }
-        let b1 = (sums.t1 * sums.s22 - sums.t2 * sums.s12) / det
-        let b2 = (sums.t2 * sums.s11 - sums.t1 * sums.s12) / det
+        windowsLearned += 1
+        guard windowsLearned >= Self.windowsNeeded else { return }
+        // (S + λI) a = t + λ a₀, with a₀ the fixed carry.
+        let lambda = Self.ridge * (sums.s11 + sums.s22) / 2
+        let m11 = sums.s11 + lambda, m22 = sums.s22 + lambda, m12 = sums.s12
+        let r1 = sums.t1 - lambda * AdaptiveDetector.ringingCarry, r2 = sums.t2
+        let det = m11 * m22 - m12 * m12
+        guard det > 0, det.isFinite else { return }
+        var b2 = (r2 * m11 - r1 * m12) / det
+        var b1 = (r1 * m22 - r2 * m12) / det
         guard b1.isFinite, b2.isFinite else { return }
-        a1 = max(-1.9, min(1.9, b1))
-        a2 = max(-0.95, min(0, b2))
+        if b2 < -0.95 || b2 > 0 {
+            b2 = max(-0.95, min(0, b2))
+            b1 = (r1 - m12 * b2) / m11
+        }
+        let bound = 0.98 * (1 - b2)
+        a1 = max(-bound, min(bound, b1))
+        a2 = b2
     }
 }

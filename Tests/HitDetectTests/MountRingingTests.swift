@@ -15,8 +15,8 @@ struct MountRingingTests {
         }
     }
 
-    /// Listens to the window after a hit of `strength` at `time` over `h` (its samples 10 ms
-    /// apart from the hit on), through to the first sample past the window.
+    /// Listens to the window after a hit of `strength` whose scan ended at `time`, over `h` (its
+    /// samples 10 ms apart from then on; 12 of them reach past the window far enough to count).
     static func teach(_ model: inout MountRinging, h: [Double], strength: Double, at time: Double) {
         model.listen(after: strength, at: time)
         for n in 2..<h.count {
@@ -25,31 +25,55 @@ struct MountRingingTests {
     }
 
     /// A sampled decaying sinusoid is h[n] = 2 r cos ω h[n−1] − r² h[n−2]. Three windows teach
-    /// it, whatever the phase each began at; before them the model is the fixed carry.
+    /// it, whatever the phase each began at (within the ridge's pull towards the fixed carry);
+    /// before them the model is the fixed carry.
     @Test func threeWindowsOfQuietTeachTheMountsRinging() {
         let hz = 36.0, tau = 0.040
         let r = exp(-0.01 / tau), omega = 2 * Double.pi * hz / 100
         var model = MountRinging()
         for (k, phase) in [0.3, 1.9, 4.0].enumerated() {
             #expect(model.a1 == -AdaptiveDetector.ringingCarry && model.a2 == 0, "before window \(k + 1)")
-            Self.teach(&model, h: Self.ringing(hz: hz, tau: tau, phase: phase, count: 10), strength: 0.5, at: Double(k))
+            Self.teach(&model, h: Self.ringing(hz: hz, tau: tau, phase: phase, count: 12), strength: 0.5, at: Double(k))
         }
-        #expect(abs(model.a1 - 2 * r * cos(omega)) < 1e-6, "a1 \(model.a1)")
-        #expect(abs(model.a2 + r * r) < 1e-6, "a2 \(model.a2)")
-        // The same ringing, met later from another phase, is explained sample by sample; the
-        // fixed carry leaves most of it unexplained.
+        #expect(abs(model.a1 - 2 * r * cos(omega)) < 0.02, "a1 \(model.a1)")
+        #expect(abs(model.a2 + r * r) < 0.02, "a2 \(model.a2)")
+        // The same ringing, met later from another phase, is explained sample by sample to
+        // within 0.03 of its first swing; the fixed carry leaves most samples unexplained (over
+        // 0.3 of themselves).
         let later = Self.ringing(hz: hz, tau: tau, phase: 5.2, count: 8)
         for n in 2..<later.count {
-            #expect(model.unexplained(later[n], later[n - 1], later[n - 2]) < 1e-6)
+            #expect(model.unexplained(later[n], later[n - 1], later[n - 2]) < 0.03, "sample \(n)")
         }
         let fixed = MountRinging()
-        #expect((2..<later.count).contains { fixed.unexplained(later[$0], later[$0 - 1], later[$0 - 2]) > 0.3 * abs(later[$0]) })
+        let unexplainedByCarry = (2..<later.count).filter { fixed.unexplained(later[$0], later[$0 - 1], later[$0 - 2]) > 0.3 * abs(later[$0]) }
+        #expect(unexplainedByCarry.count > (later.count - 2) / 2, "\(unexplainedByCarry)")
+    }
+
+    /// Near half the sample rate h[n−1] and h[n−2] say nearly the same, and a plain fit of a
+    /// 50 Hz ringing with a little noise wandered (to a2 = +0.36 and a1 = −0.36, in a reviewer's
+    /// model of it). The ridge and the refit when a2 is held at 0 keep it at least as good as
+    /// the fixed carry, which was made for it.
+    @Test func aRingingAtHalfTheSampleRateIsLearnedNoWorseThanTheFixedCarry() {
+        var random = Noise()
+        var model = MountRinging()
+        for k in 0..<6 {
+            let h = Self.ringing(hz: 50, tau: 0.045, phase: 0.2 + Double(k), count: 12).map { $0 + 0.004 * random.next() }
+            Self.teach(&model, h: h, strength: 0.5, at: Double(k))
+        }
+        let fixed = MountRinging()
+        let later = Self.ringing(hz: 50, tau: 0.045, phase: 0.7, count: 8)
+        for n in 2..<later.count {
+            let learnedLeft = model.unexplained(later[n], later[n - 1], later[n - 2])
+            let fixedLeft = fixed.unexplained(later[n], later[n - 1], later[n - 2])
+            #expect(learnedLeft <= fixedLeft + 0.01, "sample \(n): \(learnedLeft) against \(fixedLeft); a1 \(model.a1), a2 \(model.a2)")
+        }
+        #expect(model.a2 <= 0 && abs(model.a1) <= 0.98 * (1 - model.a2), "a decaying ringing: a1 \(model.a1), a2 \(model.a2)")
     }
 
     /// A window broken off (a candidate began in it, or a value no sensor gives came) teaches
     /// nothing, nor does a hit too weak for its ringing to stand over the noise.
     @Test func aBrokenWindowOrAWeakHitTeachesNothing() {
-        let h = Self.ringing(hz: 36, tau: 0.040, phase: 0.3, count: 10)
+        let h = Self.ringing(hz: 36, tau: 0.040, phase: 0.3, count: 12)
         var model = MountRinging()
         for k in 0..<3 {
             model.listen(after: 0.5, at: Double(k))
@@ -117,8 +141,9 @@ struct MountRingingTests {
         #expect(ringing(fixed).count == 2, "the fixed carry: \(ringing(fixed))")
         #expect(ringing(learned).isEmpty, "learned: \(ringing(learned))")
         let tolerance = 0.025  // replay's: 2.5 sample periods
+        let found = { (hits: [Double]) in strikes.filter { strike in hits.contains { abs($0 - strike) <= tolerance } } }
+        #expect(Set(found(fixed)).isSubset(of: Set(found(learned))), "lost: \(Set(found(fixed)).subtracting(found(learned)).sorted())")
         let score = { (hits: [Double]) in HitScore(hitTimes: hits, labelTimes: strikes, tolerance: tolerance) }
-        #expect(score(learned).truePositives >= score(fixed).truePositives, "\(score(learned)) against \(score(fixed))")
         #expect(score(learned).falsePositives < score(fixed).falsePositives, "\(score(learned)) against \(score(fixed))")
     }
 }
