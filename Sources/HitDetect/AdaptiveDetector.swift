@@ -118,13 +118,12 @@ import Glibc
 ///   the level unannounced. On the corpus's phone logs of seeds 1–5 and 22–29 the false hits
 ///   went 57 → 28 (grooves), 31 → 23 (rolls), 11 → 2 (sparse) and 18 → 15 (crosstalk), and no
 ///   strike was lost. A mount ringing away from half the sample rate turns by less than half a
-///   cycle a sample, and the fixed carry took its samples for strikes: so each pad learns how
-///   its own mount rings (`MountRinging`: h[n] ≈ a1 h[n−1] + a2 h[n−2], fitted over the quiet
-///   15–80 ms after the scans that found its hits from rest ended, once three such have taught
-///   it; `learnsRinging`), and
-///   the test asks that of every sample. On the simulated phone stands (kit4, seeds 1–20) the
-///   hits played that no strike explains went 63 → 42 and the strikes missed 114 → 115; on the
-///   fresh seeds 51–58, 37 → 21 and 45 → 47.
+///   cycle a sample, and the fixed carry took its samples for strikes. So each pad learns how
+///   its own mount rings (`MountRinging`, `learnsRinging`): h[n] ≈ a1 h[n−1] + a2 h[n−2], fitted
+///   over the quiet 15–80 ms after the scans that found its hits from rest ended; once three
+///   such windows have taught it, the test asks that of every sample. On the simulated phone
+///   stands (kit4, seeds 1–20) the hits played that no strike explains went 63 → 42 and the
+///   strikes missed 114 → 115; on the fresh seeds 51–58, 37 → 21 and 45 → 47.
 /// - **Ring hold (about 170 to 500 Hz):** a candidate whose peak |h| is under `ringHold` (1.5)
 ///   times the largest |h| before its onset, decaying over `ringHoldMs` (30 ms), carries on a
 ///   ringing that was already there and does not fire. What it is for: a neighbour's strike
