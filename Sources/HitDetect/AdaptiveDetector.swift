@@ -303,16 +303,20 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     public mutating func markGap() {
         state = .priming
         recentCount = 0
-        // After a gap the times may start again from anywhere (a sensor unplugged and back has a
-        // new clock): a last peak dated later than the next samples would hold the re-arm level
-        // up for as long (exp of a negative age), and nothing would fire. The ring hold, which
-        // decays by the time between samples, would likewise outlast the ringing it held.
+        forgetTheLastHit()
+    }
+
+    /// After a gap, or where times went back: the times may start again from anywhere (a sensor
+    /// unplugged and back has a new clock). A last peak dated later than the next samples would
+    /// hold the re-arm level up for as long (exp of a negative age), and nothing would fire; the
+    /// ring hold, which decays by the time between samples, would likewise outlast the ringing it
+    /// held; and the quiet after the last hit no longer follows it.
+    private mutating func forgetTheLastHit() {
         lastPeakTime = -.infinity
         lastPeak = 0
         ringLevel = 0
         levelBefore = (0, 0, 0, 0)
         ringing.abandon()
-        previousH2 = 0
     }
 
     /// The noise floor now, in g of |h| (for calibration and tests).
@@ -345,13 +349,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         felt = nil
         let index = sampleCount
         sampleCount += 1
-        if time < lastPeakTime {  // times went back without a gap: as after one
-            lastPeakTime = -.infinity
-            lastPeak = 0
-            ringLevel = 0
-            levelBefore = (0, 0, 0, 0)
-            ringing.abandon()
-        }
+        if time < lastPeakTime { forgetTheLastHit() }  // times went back without a gap: as after one
         if case .priming = state {
             if sampleCount == 1 { level = z }
             if !crossLevel.x.isFinite || !crossLevel.y.isFinite { crossLevel = (x, y) }
@@ -375,7 +373,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let (departure, a) = shock.filter(z, dt: dt)
         let twoBefore = previousH2
         previousH2 = previousH
-        let modelJudges = c.learnsRinging && Self.isSlowRate(dt: dt)
+        let modelJudges = ringingModelJudges(dt: dt)
         if modelJudges { ringing.observe(shock.h, previousH, twoBefore, time: time) }
         let unexplained = modelJudges ? ringing.unexplained(shock.h, previousH, twoBefore)
                                       : abs(shock.h + Self.ringingCarry * previousH)
@@ -583,6 +581,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         configuration.ringHold > 0 && !Self.isSlowRate(dt: dt) && dt > Self.fastRatePeriod
     }
 
+    /// Whether the ringing test's learned model (`MountRinging`) learns and judges at a sample
+    /// period of `dt`: on, and under about 170 Hz.
+    private func ringingModelJudges(dt: Double) -> Bool {
+        configuration.learnsRinging && Self.isSlowRate(dt: dt)
+    }
+
     /// The ring hold's level before the sample `back` before this one (0: before this one; `back`
     /// 0...3).
     private func ringLevelBefore(_ back: Int) -> Double {
@@ -748,7 +752,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         if deviation >= Self.leanTeachingG { learnLean(lean) }
         // The ringing test's model learns from the quiet after a hit from rest.
-        if c.learnsRinging, fromRest, Self.isSlowRate(dt: dt) { ringing.listen(after: deviation, at: now) }
+        if fromRest, ringingModelJudges(dt: dt) { ringing.listen(after: deviation, at: now) }
         ceiling.struck(deviation)
         lastPeak = peak
         lastPeakTime = now

@@ -45,6 +45,23 @@ struct MountRinging: Sendable {
     /// The least-squares sums: Σ h1², Σ h1 h2, Σ h2², Σ h0 h1, Σ h0 h2.
     private struct Sums: Sendable {
         var s11 = 0.0, s12 = 0.0, s22 = 0.0, t1 = 0.0, t2 = 0.0
+
+        /// The sample h0, with the two before it, weighed by `weight`.
+        mutating func add(_ h0: Double, _ h1: Double, _ h2: Double, weight: Double) {
+            s11 += weight * h1 * h1
+            s12 += weight * h1 * h2
+            s22 += weight * h2 * h2
+            t1 += weight * h0 * h1
+            t2 += weight * h0 * h2
+        }
+
+        /// These sums faded by `share`, and `other` added.
+        func faded(by share: Double, adding other: Sums) -> Sums {
+            Sums(s11: s11 * share + other.s11, s12: s12 * share + other.s12, s22: s22 * share + other.s22,
+                 t1: t1 * share + other.t1, t2: t2 * share + other.t2)
+        }
+
+        var isFinite: Bool { s11.isFinite && s12.isFinite && s22.isFinite && t1.isFinite && t2.isFinite }
     }
 
     private var learned = Sums()
@@ -92,21 +109,14 @@ struct MountRinging: Sendable {
             abandon()
             return
         }
-        window.s11 += weight * h1 * h1
-        window.s12 += weight * h1 * h2
-        window.s22 += weight * h2 * h2
-        window.t1 += weight * h0 * h1
-        window.t2 += weight * h0 * h2
+        window.add(h0, h1, h2, weight: weight)
     }
 
     /// The window is over: fold it in and fit a1 and a2 again.
     private mutating func learn() {
         listeningFrom = .nan
-        let k = Self.keep
-        let sums = Sums(s11: learned.s11 * k + window.s11, s12: learned.s12 * k + window.s12,
-                        s22: learned.s22 * k + window.s22, t1: learned.t1 * k + window.t1,
-                        t2: learned.t2 * k + window.t2)
-        guard sums.s11.isFinite, sums.s12.isFinite, sums.s22.isFinite, sums.t1.isFinite, sums.t2.isFinite else { return }
+        let sums = learned.faded(by: Self.keep, adding: window)
+        guard sums.isFinite else { return }
         learned = sums
         windowsLearned += 1
         guard windowsLearned >= Self.windowsNeeded else { return }
