@@ -54,7 +54,7 @@ public final class StandCrosstalk: Sendable {
         let decision: Decision = state.withLock { s in
             guard let pad = s.model.pad(padKey, rateHz: rateHz) else { return .play(holdMicros: 0, takeBack: []) }
             s.waiting.removeAll { $0.untilMicros < arrivalMicros }
-            let explained = s.model.explainingHit(receiver: pad, strikeMicros: strikeMicros, strength: strength)
+            let explained = s.model.explainingHit(receiver: pad, strikeMicros: strikeMicros, strength: strength, felt: felt)
             let takeBack = explained == nil
                 ? s.model.explained(bySource: pad, strikeMicros: strikeMicros, strength: strength,
                                     among: s.waiting.map { ($0.id, $0.pad, $0.strikeMicros, $0.strength) })

@@ -37,7 +37,8 @@ import Monotonic
 /// The window is on strike times (one clock): one and a half sensor periods before the source
 /// (two where the receiver's sensor is the faster), to the stand's lag, two periods and its
 /// ringing after, then `ringTailMicros` more at
-/// `ringTailShare` of the coupling; a hit dated over a sensor period before the strike is weighed
+/// `ringTailShare` of the coupling (`unplayedRingTailMicros` on a pad that has hardly played, an
+/// idle one, for a learned pair); a hit dated over a sensor period before the strike is weighed
 /// against less of it, the earlier the less (`earlyShare`).
 ///
 /// Forgetting: every learned value decays towards the prior with each new strike of its source
@@ -76,6 +77,21 @@ public struct StandModel: Sendable {
         public var ringTailMicros: Int64 = 20_000
         /// The share of the coupling the ringing carries there.
         public var ringTailShare: Double = 0.5
+        /// How long past the window a learned pair's ringing can still fire a pad that has
+        /// played fewer than `unplayedHits` hits (an idle pad), µs, in place of `ringTailMicros`,
+        /// for a hit that would play (not a felt push). An idle pad has no stroke to lose, and a
+        /// stand ringing on for 30-60 ms (`tools/corpus/stand --vary ringing`) fired an idle
+        /// 100 Hz pad 60-82 ms after loud strikes beside it, past its detector's tests for
+        /// ringing: 13 hits on four mixed-rates stands. Not before the pair is learned (its prior
+        /// reaching that far cost played pads their first strokes), nor for a felt push: judged
+        /// on arrival by a strike that long gone, it no longer waited for its own cause, a slow
+        /// pad's late hit, whose strength it would have witnessed (`witnessed`).
+        public var unplayedRingTailMicros: Int64 = 100_000
+        /// A pad that has played this many hits (not judged crosstalk, not felt) is played:
+        /// `unplayedRingTailMicros` no longer applies to it. A 1.6 kHz pad on a busy stand took
+        /// over 30 s to strike three times alone (`ownSoftStrikes`), and lost ghost notes to the
+        /// long tail meanwhile.
+        public var unplayedHits: Int = 5
         /// A hit dated more than a sensor period (the longer of the two) before a strike is
         /// weighed against less of the coupling, down to this share of it at the window's start
         /// (1: no such rule). Crosstalk is seldom dated so early, and a flam's grace note often
@@ -207,6 +223,8 @@ public struct StandModel: Sendable {
     private var ownSofts: [Double?] = []
     /// How many strikes taught each pad's `ownSofts`.
     private var ownSoftCounts: [Int] = []
+    /// How many hits each pad has played (not judged crosstalk, not felt), up to `unplayedHits`.
+    private var playedCounts: [Int] = []
     /// Each pad's last few hits (strike time, strength), oldest first: whether it could answer.
     private var histories: [[(micros: Int64, strength: Double)]] = []
     /// Evidence per ordered pair (source, receiver).
@@ -268,6 +286,7 @@ public struct StandModel: Sendable {
             louds.append(0)
             ownSofts.append(nil)
             ownSoftCounts.append(0)
+            playedCounts.append(0)
             histories.append([])
         }
         if let rateHz, rateHz.isFinite, rateHz >= 1 {
@@ -380,16 +399,19 @@ public struct StandModel: Sendable {
     /// Decides whether the hit on pad `receiver`, struck at `strikeMicros` with `strength` g, is
     /// crosstalk of the hits already seen on other pads around it; returns the strongest such
     /// hit's id (and pad) if so. Crosstalk adds up: a pad between two pads struck together feels
-    /// both, so the hit is weighed against the sum of what each can cause.
-    public func explainingHit(receiver: Int, strikeMicros: Int64, strength: Double) -> (id: UInt32, pad: Int)? {
-        let (bound, strongest) = crosstalkBound(on: receiver, at: strikeMicros, strength: strength)
+    /// both, so the hit is weighed against the sum of what each can cause. `felt`: a push the pad
+    /// felt, which never plays, so the long tail of an idle pad's stand (`unplayedRingTailMicros`)
+    /// does not judge it.
+    public func explainingHit(receiver: Int, strikeMicros: Int64, strength: Double, felt: Bool = false) -> (id: UInt32, pad: Int)? {
+        let (bound, strongest) = crosstalkBound(on: receiver, at: strikeMicros, strength: strength, longTail: !felt)
         guard let strongest, strength <= bound.value(allowance: floorAllowance(receiver)) else { return nil }
         return strongest
     }
 
     /// What the recent source hits on other pads (but `excluding`) can cause together on
     /// `receiver`'s hit of `strength` g at `strikeMicros`, and the one that contributes most.
-    private func crosstalkBound(on receiver: Int, at strikeMicros: Int64, strength: Double, excluding: UInt32? = nil)
+    private func crosstalkBound(on receiver: Int, at strikeMicros: Int64, strength: Double, excluding: UInt32? = nil,
+                                longTail: Bool = true)
         -> (bound: Bound, strongest: (id: UInt32, pad: Int)?)
     {
         var bound = Bound()
@@ -398,7 +420,7 @@ public struct StandModel: Sendable {
             guard let share = crosstalk(from: earlier.pad, at: earlier.strikeMicros,
                                         strength: witnessed(earlier.pad, id: earlier.id, at: earlier.strikeMicros,
                                                             strength: earlier.strength, for: receiver),
-                                        on: receiver, at: strikeMicros, reading: strength) else { continue }
+                                        on: receiver, at: strikeMicros, reading: strength, longTail: longTail) else { continue }
             bound.add(share, coupled: coupling(PairKey(source: earlier.pad, receiver: receiver)).coupled)
             if share > strongest?.share ?? 0 { strongest = (earlier.id, earlier.pad, share) }
         }
@@ -507,10 +529,10 @@ public struct StandModel: Sendable {
     /// faster receiver (`priorCoupling(_:)`): that guess must not cancel a 1.6 kHz ride's
     /// strokes struck with a 250 Hz snare's backbeats on another stand.
     private func crosstalk(from source: Int, at sourceMicros: Int64, strength: Double, on receiver: Int,
-                           at receiverMicros: Int64, reading: Double) -> Double? {
+                           at receiverMicros: Int64, reading: Double, longTail: Bool = true) -> Double? {
         let w = window(source, receiver)
         let lag = receiverMicros.saturatingSubtract(sourceMicros)
-        guard lag >= -w.before && lag <= w.after.saturatingAdd(configuration.ringTailMicros) else { return nil }
+        guard lag >= -w.before && lag <= w.after.saturatingAdd(ringTail(from: source, on: receiver, long: longTail)) else { return nil }
         // Past the window, the stand's ringing: fading, and only ever weak.
         var fading = lag > w.after ? configuration.ringTailShare : 1
         // Dated over a period before its cause: seldom crosstalk, often a flam's grace note.
@@ -520,6 +542,16 @@ public struct StandModel: Sendable {
             fading *= 1 - (1 - configuration.earlyShare) * min(1, into)
         }
         return assumedCoupling(from: source, on: receiver, reading: reading, of: strength) * strength * fading
+    }
+
+    /// How long past the window `source`'s ringing can still fire `receiver`, µs: `ringTailMicros`,
+    /// or, where `long` (a hit that would play) and the pair is learned, `unplayedRingTailMicros`
+    /// on a pad that has played fewer than `unplayedHits` hits.
+    private func ringTail(from source: Int, on receiver: Int, long: Bool) -> Int64 {
+        let c = configuration
+        guard long, playedCounts[receiver] < c.unplayedHits,
+              coupling(PairKey(source: source, receiver: receiver)).coupled else { return c.ringTailMicros }
+        return max(c.ringTailMicros, c.unplayedRingTailMicros)
     }
 
     /// The coupling a hit on `receiver` read at `reading` g is weighed against, around a strike of
@@ -613,6 +645,7 @@ public struct StandModel: Sendable {
         if histories[pad].count == Self.historyLength { histories[pad].removeFirst() }
         histories[pad].append((strikeMicros, strength))
         if isSource { louds[pad] = max(louds[pad] * (1 - configuration.forgetting), strength) }
+        if isSource && !felt && playedCounts[pad] < configuration.unplayedHits { playedCounts[pad] += 1 }
         recent.append(Recent(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id, isSource: isSource,
                              felt: felt, cause: cause))
         return found
@@ -741,7 +774,9 @@ public struct StandModel: Sendable {
                 }
             }
         }
-        recent.removeAll { $0.settled && nowMicros.saturatingSubtract($0.strikeMicros) > 3 * longest + c.ringTailMicros }
+        recent.removeAll {
+            $0.settled && nowMicros.saturatingSubtract($0.strikeMicros) > 3 * longest + max(c.ringTailMicros, c.unplayedRingTailMicros)
+        }
         return found
     }
 

@@ -460,6 +460,44 @@ struct StandModelTests {
         }
     }
 
+    /// A stand that rings on long after a strike (`tools/corpus/stand --vary ringing`) can fire a
+    /// pad 60-80 ms after a loud strike beside it, past the window and its 20 ms ring tail. On a
+    /// pad none of whose own strikes is known yet (an idle pad) a learned pair's tail lasts
+    /// `unplayedRingTailMicros` (100 ms): its hit 70 ms after the strike is crosstalk. A played
+    /// pad's hit as late is one of its strokes and plays, and so does an idle pad's where the
+    /// pair is not learned yet (the prior must not reach so far into a played pad's first
+    /// strokes). A push the idle pad felt as late is not judged by the long tail: it stays a
+    /// source, free to wait for a later cause.
+    @Test func anIdlePadsHitInTheStandsLongRingingIsCrosstalk() {
+        for (receiver, learned, plays) in [("b", true, false), ("c", true, true), ("b", false, true)] {
+            let stands = StandCrosstalk()
+            var id: UInt32 = 0
+            func hit(_ pad: String, _ ms: Double, _ strength: Double) -> StandCrosstalk.Decision {
+                id += 1
+                return Self.decide(stands, pad, ms, strength, id: id, rateHz: 100)
+            }
+            if learned {
+                // a's strikes reach b (idle) and c at 8 %, 1 ms later; c also strikes alone.
+                for k in 0..<30 {
+                    let t = Double(k) * 250
+                    _ = hit("a", t, 3)
+                    _ = hit("b", t + 1, 0.24)
+                    _ = hit("c", t + 1, 0.24)
+                    _ = hit("c", t + 125, 1.0)
+                }
+            }
+            _ = hit("a", 10_000, 3)
+            let late = hit(receiver, 10_070, 0.2)
+            #expect((late != .crosstalk) == plays, "\(receiver), learned \(learned): \(late)")
+            if receiver == "b" && learned {
+                id += 1
+                let push = stands.decide(padKey: "b", rateHz: 100, strikeMicros: 10_075_000, arrivalMicros: 10_075_000,
+                                         strength: 0.2, id: id, felt: true)
+                #expect(push == .felt(takeBack: []) && stands.model.recentIsSource(id: id), "\(push)")
+            }
+        }
+    }
+
     /// A pair learned from its first few responses counts for no more than the prior until it has
     /// answered `trustedResponses` (5) strikes: those responses may be the receiver's own strokes,
     /// struck with the source's before its own strikes were known (a ride keeping 8ths with the
