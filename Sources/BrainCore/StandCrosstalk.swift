@@ -57,7 +57,7 @@ public final class StandCrosstalk: Sendable {
             let explained = s.model.explainingHit(receiver: pad, strikeMicros: strikeMicros, strength: strength, felt: felt)
             let takeBack = explained == nil
                 ? s.model.explained(bySource: pad, strikeMicros: strikeMicros, strength: strength,
-                                    among: s.waiting.map { ($0.id, $0.pad, $0.strikeMicros, $0.strength) })
+                                    among: s.waiting.map { ($0.id, $0.pad, $0.strikeMicros, $0.strength, $0.felt) })
                 : []
             for key in s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
                                      isSource: explained == nil, felt: felt, cause: explained?.id) {

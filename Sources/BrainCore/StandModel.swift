@@ -78,20 +78,38 @@ public struct StandModel: Sendable {
         /// The share of the coupling the ringing carries there.
         public var ringTailShare: Double = 0.5
         /// How long past the window a learned pair's ringing can still fire a pad that has
-        /// played fewer than `unplayedHits` hits (an idle pad), µs, in place of `ringTailMicros`,
-        /// for a hit that would play (not a felt push). An idle pad has no stroke to lose, and a
-        /// stand ringing on for 30-60 ms (`tools/corpus/stand --vary ringing`) fired an idle
-        /// 100 Hz pad 60-82 ms after loud strikes beside it, past its detector's tests for
-        /// ringing: 13 hits on four mixed-rates stands. Not before the pair is learned (its prior
-        /// reaching that far cost played pads their first strokes), nor for a felt push: judged
-        /// on arrival by a strike that long gone, it no longer waited for its own cause, a slow
-        /// pad's late hit, whose strength it would have witnessed (`witnessed`).
+        /// played fewer than `unplayedHits` hits (an idle pad, or any in its first hits), µs, in
+        /// place of `ringTailMicros` if longer, for a hit that would play (not a felt push). An
+        /// idle pad has no stroke to lose, and a stand ringing on for 30-60 ms
+        /// (`tools/corpus/stand --vary ringing`) fired an idle 100 Hz pad 60-82 ms after loud
+        /// strikes beside it, past its detector's tests for ringing: 13 hits on four mixed-rates
+        /// stands. Not before the pair is learned (its prior reaching that far cost played pads
+        /// their first strokes), nor for a felt push: judged on arrival by a strike that long
+        /// gone, it no longer waited for its own cause, a slow pad's late hit, whose strength it
+        /// would have witnessed (`witnessed`).
         public var unplayedRingTailMicros: Int64 = 100_000
-        /// A pad that has played this many hits (not judged crosstalk, not felt) is played:
-        /// `unplayedRingTailMicros` no longer applies to it. A 1.6 kHz pad on a busy stand took
+        /// A pad that has played this many hits (not judged crosstalk, on arrival or taken back,
+        /// nor felt) no longer takes `unplayedRingTailMicros`. A 1.6 kHz pad on a busy stand took
         /// over 30 s to strike three times alone (`ownSoftStrikes`), and lost ghost notes to the
-        /// long tail meanwhile.
+        /// long tail meanwhile. Not kept in the state file: after a restart every pad takes the
+        /// long tail again (with its restored couplings) until it has played this many hits.
         public var unplayedHits: Int = 5
+
+        /// A pair that has answered a strike but is not coupled yet (under `minimumResponses`
+        /// answers, or answering under `minimumResponseRate` of the strikes) is weighed at no
+        /// more than this × `margin` × the coupling its answers show, where that is below the
+        /// prior, on a pad that has played `unplayedHits` hits (0: no such bound). On the
+        /// 100 Hz stands a pad's crosstalk is mostly too weak to fire it, so a pair may stay
+        /// uncoupled for a minute, and the prior (0.2) took strokes struck with the source's and
+        /// read at 5-25 % of it: 33 of the 70 strokes the brain cancelled on the phone stands
+        /// (kit4, seeds 1-20), 6 of them kept with this bound. Not on a pad that has hardly
+        /// played: an idle phone answers a strike now and then at a fraction of its coupling
+        /// (read where its samples fell), and with the bound there played 3 hits of crosstalk
+        /// (the fresh seeds 51-58).
+        public var unlearnedFactor: Double = 1.5
+
+        /// The longer of the two ring tails, µs.
+        var longestRingTail: Int64 { max(ringTailMicros, unplayedRingTailMicros) }
         /// A hit dated more than a sensor period (the longer of the two) before a strike is
         /// weighed against less of the coupling, down to this share of it at the window's start
         /// (1: no such rule). Crosstalk is seldom dated so early, and a flam's grace note often
@@ -223,7 +241,8 @@ public struct StandModel: Sendable {
     private var ownSofts: [Double?] = []
     /// How many strikes taught each pad's `ownSofts`.
     private var ownSoftCounts: [Int] = []
-    /// How many hits each pad has played (not judged crosstalk, not felt), up to `unplayedHits`.
+    /// How many hits each pad has played (not judged crosstalk, on arrival or taken back, nor
+    /// felt), counted in hindsight (`settle`), up to `unplayedHits`.
     private var playedCounts: [Int] = []
     /// Each pad's last few hits (strike time, strength), oldest first: whether it could answer.
     private var histories: [[(micros: Int64, strength: Double)]] = []
@@ -298,7 +317,8 @@ public struct StandModel: Sendable {
     /// The coupling used for decisions on `pair` now, and whether it is learned (coupled): the
     /// learned one × `margin` (no more than the prior until the pair has answered
     /// `trustedResponses` strikes), or before that the prior (`playedPriorCoupling` once the
-    /// receiver's own strikes are known), or lower where the pair's silences bound it.
+    /// receiver's own strikes are known), or lower where the pair's silences bound it or, on a
+    /// pad that has played, what its answers show (`unlearnedFactor`).
     public func coupling(_ key: PairKey) -> (value: Double, coupled: Bool) {
         let c = configuration
         let prior = isPlayed(key.receiver) ? playedPrior * rateFactor(key.source, key.receiver) : priorCoupling(key)
@@ -309,6 +329,11 @@ public struct StandModel: Sendable {
             // struck with the source's before its own strikes were known.
             let learned = estimate * c.margin
             return (pair.responses < c.trustedResponses ? min(learned, prior) : learned, true)
+        }
+        // Not coupled, but it has answered: on a pad that has played, what the answers show
+        // bounds it too.
+        if c.unlearnedFactor > 0, let estimate = pair.estimate, playedCounts[key.receiver] >= c.unplayedHits {
+            return (min(prior, pair.upper, estimate * c.margin * c.unlearnedFactor), false)
         }
         return (min(prior, pair.upper), false)
     }
@@ -335,7 +360,7 @@ public struct StandModel: Sendable {
     /// and what a 100 Hz pad's strike causes on a 1.6 kHz pad may be as strong as the 100 Hz
     /// reading or more: the idle ride of the simulated mixed-rates stands read it at 0.5-1.1
     /// times in their first seconds, and played it. A hit that is one of the receiver's own
-    /// strikes is not weighed against the raised prior (`crosstalk(from:at:strength:on:at:reading:)`).
+    /// strikes is not weighed against the raised prior (`crosstalk(from:at:strength:on:at:reading:longTail:)`).
     func priorCoupling(_ key: PairKey) -> Double {
         configuration.priorCoupling * rateFactor(key.source, key.receiver)
     }
@@ -532,7 +557,10 @@ public struct StandModel: Sendable {
                            at receiverMicros: Int64, reading: Double, longTail: Bool = true) -> Double? {
         let w = window(source, receiver)
         let lag = receiverMicros.saturatingSubtract(sourceMicros)
-        guard lag >= -w.before && lag <= w.after.saturatingAdd(ringTail(from: source, on: receiver, long: longTail)) else { return nil }
+        let c = configuration
+        let reached = lag <= w.after.saturatingAdd(c.ringTailMicros)
+            || longTail && lag <= w.after.saturatingAdd(c.longestRingTail) && ringsLong(from: source, on: receiver)
+        guard lag >= -w.before && reached else { return nil }
         // Past the window, the stand's ringing: fading, and only ever weak.
         var fading = lag > w.after ? configuration.ringTailShare : 1
         // Dated over a period before its cause: seldom crosstalk, often a flam's grace note.
@@ -544,14 +572,10 @@ public struct StandModel: Sendable {
         return assumedCoupling(from: source, on: receiver, reading: reading, of: strength) * strength * fading
     }
 
-    /// How long past the window `source`'s ringing can still fire `receiver`, µs: `ringTailMicros`,
-    /// or, where `long` (a hit that would play) and the pair is learned, `unplayedRingTailMicros`
-    /// on a pad that has played fewer than `unplayedHits` hits.
-    private func ringTail(from source: Int, on receiver: Int, long: Bool) -> Int64 {
-        let c = configuration
-        guard long, playedCounts[receiver] < c.unplayedHits,
-              coupling(PairKey(source: source, receiver: receiver)).coupled else { return c.ringTailMicros }
-        return max(c.ringTailMicros, c.unplayedRingTailMicros)
+    /// Whether `source`'s ringing reaches `receiver`'s hits for `unplayedRingTailMicros` past the
+    /// window: the pair is learned, and the receiver has played fewer than `unplayedHits` hits.
+    private func ringsLong(from source: Int, on receiver: Int) -> Bool {
+        playedCounts[receiver] < configuration.unplayedHits && coupling(PairKey(source: source, receiver: receiver)).coupled
     }
 
     /// The coupling a hit on `receiver` read at `reading` g is weighed against, around a strike of
@@ -565,11 +589,15 @@ public struct StandModel: Sendable {
         return min(value, playedPrior * min(1, rateFactor(source, receiver)))
     }
 
+    /// A hit waiting for its cause: its number, pad, strike time (µs), strength (g), and whether
+    /// it is a push the pad felt.
+    public typealias Waiting = (id: UInt32, pad: Int, strikeMicros: Int64, strength: Double, felt: Bool)
+
     /// The waiting hits (given as recent hits on other pads) that the new hit on `source` explains:
     /// those it would have cancelled had it come first (with what else around them can cause).
     /// Returns their ids.
     public func explained(bySource source: Int, strikeMicros: Int64, strength: Double,
-                          among waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double)]) -> [UInt32] {
+                          among waiting: [Waiting]) -> [UInt32] {
         let first = explainedOnce(bySource: source, strikeMicros: strikeMicros, strength: strength, among: waiting, witnesses: [])
         guard configuration.witnesses, !first.isEmpty else { return first }
         // What the first pass explained is this strike's crosstalk: it witnesses the strike. The
@@ -580,16 +608,17 @@ public struct StandModel: Sendable {
     }
 
     private func explainedOnce(bySource source: Int, strikeMicros: Int64, strength: Double,
-                               among waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double)],
+                               among waiting: [Waiting],
                                witnesses: [(pad: Int, micros: Int64, strength: Double)]) -> [UInt32] {
         waiting.compactMap { hit in
             guard hit.pad != source,
                   let share = crosstalk(from: source, at: strikeMicros,
                                         strength: witnessed(source, id: nil, at: strikeMicros, strength: strength, for: hit.pad,
                                                             also: witnesses),
-                                        on: hit.pad, at: hit.strikeMicros, reading: hit.strength)
+                                        on: hit.pad, at: hit.strikeMicros, reading: hit.strength, longTail: !hit.felt)
             else { return nil }
-            var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, strength: hit.strength, excluding: hit.id)
+            var (bound, _) = crosstalkBound(on: hit.pad, at: hit.strikeMicros, strength: hit.strength, excluding: hit.id,
+                                            longTail: !hit.felt)
             bound.add(share, coupled: coupling(PairKey(source: source, receiver: hit.pad)).coupled)
             return hit.strength <= bound.value(allowance: floorAllowance(hit.pad)) ? hit.id : nil
         }
@@ -645,7 +674,6 @@ public struct StandModel: Sendable {
         if histories[pad].count == Self.historyLength { histories[pad].removeFirst() }
         histories[pad].append((strikeMicros, strength))
         if isSource { louds[pad] = max(louds[pad] * (1 - configuration.forgetting), strength) }
-        if isSource && !felt && playedCounts[pad] < configuration.unplayedHits { playedCounts[pad] += 1 }
         recent.append(Recent(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id, isSource: isSource,
                              felt: felt, cause: cause))
         return found
@@ -683,6 +711,7 @@ public struct StandModel: Sendable {
             recent[k].settled = true
             // A hit judged crosstalk (on arrival, or taken back) is no strike.
             guard strike.isSource else { continue }
+            if !strike.felt && playedCounts[strike.pad] < c.unplayedHits { playedCounts[strike.pad] += 1 }
             // A strike, in hindsight, unless a much stronger hit on another pad surrounds it.
             let surrounded = recent.contains { other in
                 guard other.pad != strike.pad, other.strength * candidateRatio(other.pad, strike.pad) >= strike.strength
@@ -775,7 +804,7 @@ public struct StandModel: Sendable {
             }
         }
         recent.removeAll {
-            $0.settled && nowMicros.saturatingSubtract($0.strikeMicros) > 3 * longest + max(c.ringTailMicros, c.unplayedRingTailMicros)
+            $0.settled && nowMicros.saturatingSubtract($0.strikeMicros) > 3 * longest + c.longestRingTail
         }
         return found
     }
