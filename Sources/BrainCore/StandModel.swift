@@ -96,16 +96,17 @@ public struct StandModel: Sendable {
         public var unplayedHits: Int = 5
 
         /// A pair that has answered a strike but is not coupled yet (under `minimumResponses`
-        /// answers, or answering under `minimumResponseRate` of the strikes) is weighed at no
-        /// more than this × `margin` × the coupling its answers show, where that is below the
-        /// prior, on a pad that has played `unplayedHits` hits (0: no such bound). On the
+        /// answers as they fade, or answering under `minimumResponseRate` of the strikes) is
+        /// weighed at no more than this × `margin` × the coupling its answers show, where that is
+        /// below the prior, on a pad that has played `unplayedHits` hits (0: no such bound). On the
         /// 100 Hz stands a pad's crosstalk is mostly too weak to fire it, so a pair may stay
         /// uncoupled for a minute, and the prior (0.2) took strokes struck with the source's and
         /// read at 5-25 % of it: 33 of the 70 strokes the brain cancelled on the phone stands
         /// (kit4, seeds 1-20), 6 of them kept with this bound. Not on a pad that has hardly
         /// played: an idle phone answers a strike now and then at a fraction of its coupling
         /// (read where its samples fell), and with the bound there played 3 hits of crosstalk
-        /// (the fresh seeds 51-58).
+        /// (the fresh seeds 51-58). The played hits are not kept in the state file
+        /// (`unplayedHits`): after a restart this waits for five again.
         public var unlearnedFactor: Double = 1.5
 
         /// The longer of the two ring tails, µs.
@@ -318,7 +319,7 @@ public struct StandModel: Sendable {
     /// learned one × `margin` (no more than the prior until the pair has answered
     /// `trustedResponses` strikes), or before that the prior (`playedPriorCoupling` once the
     /// receiver's own strikes are known), or lower where the pair's silences bound it or, on a
-    /// pad that has played, what its answers show (`unlearnedFactor`).
+    /// pad that has played `unplayedHits` hits, what its answers show (`unlearnedFactor`).
     public func coupling(_ key: PairKey) -> (value: Double, coupled: Bool) {
         let c = configuration
         let prior = isPlayed(key.receiver) ? playedPrior * rateFactor(key.source, key.receiver) : priorCoupling(key)
@@ -330,9 +331,9 @@ public struct StandModel: Sendable {
             let learned = estimate * c.margin
             return (pair.responses < c.trustedResponses ? min(learned, prior) : learned, true)
         }
-        // Not coupled, but it has answered: on a pad that has played, what the answers show
-        // bounds it too.
-        if c.unlearnedFactor > 0, let estimate = pair.estimate, playedCounts[key.receiver] >= c.unplayedHits {
+        // Not coupled, but it has answered: on a pad that has played `unplayedHits` hits, what
+        // the answers show bounds it too.
+        if c.unlearnedFactor > 0, let estimate = pair.estimate, estimate > 0, playedCounts[key.receiver] >= c.unplayedHits {
             return (min(prior, pair.upper, estimate * c.margin * c.unlearnedFactor), false)
         }
         return (min(prior, pair.upper), false)
@@ -477,7 +478,9 @@ public struct StandModel: Sendable {
     func isResponse(_ strength: Double, of strike: Double, from source: Int, on receiver: Int) -> Bool {
         let c = configuration
         let factor = rateFactor(source, receiver)
-        guard strength <= c.candidateRatio * factor * strike else { return false }
+        // A hit of no strength (a bare or zeroed one) tells nothing of the coupling, and a
+        // ratio of 0 would hold the median there (its steps are shares of itself).
+        guard strength > 0, strength <= c.candidateRatio * factor * strike else { return false }
         if isOwnStrike(strength, of: strike, from: source, on: receiver) { return false }
         guard factor > 1, strength > c.candidateRatio * strike, c.ownSoftShare > 0,
               isPlayed(receiver), let soft = ownSofts[receiver] else { return true }
