@@ -23,7 +23,7 @@ public final class StandCrosstalk: Sendable {
 
     private struct State {
         var model: StandModel
-        var waiting: [(id: UInt32, pad: Int, strikeMicros: Int64, strength: Double, untilMicros: Int64, felt: Bool)] = []
+        var waiting: [(hit: StandModel.Waiting, untilMicros: Int64)] = []
         var cancelled = 0
         var takenBack = 0
     }
@@ -57,7 +57,7 @@ public final class StandCrosstalk: Sendable {
             let explained = s.model.explainingHit(receiver: pad, strikeMicros: strikeMicros, strength: strength, felt: felt)
             let takeBack = explained == nil
                 ? s.model.explained(bySource: pad, strikeMicros: strikeMicros, strength: strength,
-                                    among: s.waiting.map { ($0.id, $0.pad, $0.strikeMicros, $0.strength, $0.felt) })
+                                    among: s.waiting.map(\.hit))
                 : []
             for key in s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
                                      isSource: explained == nil, felt: felt, cause: explained?.id) {
@@ -71,15 +71,15 @@ public final class StandCrosstalk: Sendable {
                 return .crosstalk
             }
             // Felt pushes taken back are only marked: none was queued to play.
-            let queued = takeBack.filter { id in !s.waiting.contains { $0.id == id && $0.felt } }
-            s.waiting.removeAll { takeBack.contains($0.id) }
+            let queued = takeBack.filter { id in !s.waiting.contains { $0.hit.id == id && $0.hit.felt } }
+            s.waiting.removeAll { takeBack.contains($0.hit.id) }
             s.model.markCrosstalk(takeBack, of: id)
             s.takenBack += queued.count
             var holdMicros: Int64 = 0
             if let hold = s.model.hold(for: pad, strength: strength) {
                 let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
                 let until = max(arrivalMicros.saturatingAdd(hold), starts)
-                s.waiting.append((id, pad, strikeMicros, strength, until, felt))
+                s.waiting.append(((id, pad, strikeMicros, strength, felt), until))
                 holdMicros = until.saturatingSubtract(starts)
             }
             return felt ? .felt(takeBack: queued) : .play(holdMicros: holdMicros, takeBack: queued)
