@@ -201,7 +201,8 @@ struct FeltPushTests {
         #expect(Self.run(&untested, signal).felt.isEmpty)
     }
 
-    /// At 1.6 kHz the rebound test is off: the bump test sees the push's shape.
+    /// At 1.6 kHz the rebound test is off: the bump test sees the push's shape. (The pad is
+    /// played from the start, so the felt ceiling holds nothing either.)
     @Test func at1600HzNothingIsFelt() {
         let (events, _, _) = Self.ghostsAndPushes()
         let signal = Self.signal(rate: 1600, seconds: 7.5, gravity: 1, up: 1, events: events)
@@ -293,6 +294,33 @@ struct FeltCeilingTests {
         var unceiled = AdaptiveDetector(off)
         let all = FeltPushTests.run(&unceiled, signal).hits.map(\.time)
         #expect((early + late).allSatisfy { FeltPushTests.near(all, $0) }, "ceiling off: hits at \(all)")
+    }
+
+    /// At 1.6 kHz the bump test's pushes teach the ceiling. After bumps it turned away, shocks as
+    /// weak as they read (0.4 g: on the simulated stands, a bump whose steepest step passed for
+    /// a shock's) are handed on as felt, not played. A 6 g strike 20 ms after one plays and
+    /// shows the pad played; from then on the weak shocks play. Without the ceiling every one
+    /// plays.
+    @Test func at1600HzTheBumpTestsPushesTeachTheCeiling() {
+        var events = Self.bumps(from: 0.5, count: 10)
+        let early = (0..<6).map { 9.0 + 0.4 * Double($0) }
+        let late = (0..<6).map { 12.5 + 0.4 * Double($0) }
+        events += (early + [12.0] + late).map { .strike(time: $0, amplitude: 0.4) }
+        events.append(.strike(time: 12.02, amplitude: 6))
+        let signal = FeltPushTests.signal(rate: 1600, seconds: 15.5, gravity: 1, up: 1, events: events)
+        var detector = AdaptiveDetector()
+        let (hits, felt) = FeltPushTests.run(&detector, signal)
+        let times = hits.map(\.time), feltTimes = felt.map(\.time)
+        #expect(early.allSatisfy { FeltPushTests.near(feltTimes, $0, within: 0.003) }, "felt at \(feltTimes)")
+        #expect(hits.allSatisfy { $0.time > 11.9 }, "hits at \(times)")
+        #expect(FeltPushTests.near(feltTimes, 12.0, within: 0.003), "felt at \(feltTimes)")
+        #expect(FeltPushTests.near(times, 12.02, within: 0.003), "hits at \(times)")
+        #expect(late.allSatisfy { FeltPushTests.near(times, $0, within: 0.003) }, "hits at \(times)")
+        var off = AdaptiveDetector.Configuration()
+        off.feltMargin = 0
+        var unceiled = AdaptiveDetector(off)
+        let all = FeltPushTests.run(&unceiled, signal).hits.map(\.time)
+        #expect((early + late).allSatisfy { FeltPushTests.near(all, $0, within: 0.003) }, "ceiling off: hits at \(all)")
     }
 
     /// A phone reads a 6 g strike at about 0.9 g, under the 1.2 g no push reaches. Struck before
