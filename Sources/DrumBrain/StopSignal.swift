@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// SIGINT or SIGTERM (and SIGHUP, with `hangup`), caught from the moment it is made (it returns
-/// once Dispatch's handlers are in) and kept until `wait` takes it: a signal that comes before anyone waits is not lost. Their default
+/// once Dispatch's handlers are in) and kept until `wait` takes it: a signal that comes before
+/// anyone waits is not lost. Their default
 /// actions (ending the process at once) are turned off, so the caller can stop cleanly;
 /// Dispatch's signal sources see them on every thread.
 struct StopSignal {
@@ -14,7 +15,8 @@ struct StopSignal {
     init(hangup: Bool = false) {
         let (signals, arrived) = AsyncStream.makeStream(of: Int32.self)
         var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] + (hangup ? [SIGHUP] : []) {
+        let numbers = [SIGINT, SIGTERM] + (hangup ? [SIGHUP] : [])
+        for number in numbers {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { arrived.yield(number) }
@@ -27,7 +29,7 @@ struct StopSignal {
         // a signal meets SIG_IGN and is lost (read back right after `resume()`, SIGINT was still
         // ignored; a test that stopped the brain the moment it said it listened, on a machine
         // loaded by the whole suite, waited 60 s for it). Wait until it is in, 2 s at most.
-        for number in [SIGINT, SIGTERM] + (hangup ? [SIGHUP] : []) {
+        for number in numbers {
             var polls = 0
             while Self.isIgnored(number) && polls < 20_000 {
                 usleep(100)
