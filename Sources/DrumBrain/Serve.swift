@@ -356,30 +356,25 @@ struct Serve: AsyncParsableCommand {
             })
         let midiFollower = midiInput.flatMap { input in jack.map { input.follow($0.midiIn) } }
         if let midiInput, let sequencer, sequencer.inPort != nil { sequencer.startInput { midiInput.deliver([$0]) } }
+        // SIGHUP reloads (where it does not stop the brain): caught before the brain says it
+        // listens, or a reload sent the moment it does would meet SIGHUP's default action and end it.
+        let reload = hangupStops ? nil : CaughtSignal.source(SIGHUP) {
+            do {
+                let fresh = try KitLoader.load(kitPath, sampleRate: Double(rate))
+                for line in fresh.leftOut { printError("drumbrain: kit \(kitPath): \(line)") }
+                let generation = engine.mixer.swap(to: fresh)
+                drums.replace(kit: fresh, generation: generation)
+                kitNotes.withLock { $0 = fresh.drums.map(\.midiNote) }
+                midiInput?.setKit(names: fresh.drums.map(\.name), notes: fresh.drums.map(\.midiNote))
+                visual?.setKit(fresh)
+                printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
+                           + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
+            } catch {
+                printError("drumbrain: kit not reloaded, still playing the previous one: \(error)")
+            }
+        }
         printError("drumbrain \"\(brainName)\" listening on \(bind):\(server.port)")
         let publisher = publish(brainName: brainName, port: server.port, kitName: loadedKit.name)
-        var reload: DispatchSourceSignal?
-        if !hangupStops {
-            signal(SIGHUP, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-            source.setEventHandler {
-                do {
-                    let fresh = try KitLoader.load(kitPath, sampleRate: Double(rate))
-                    for line in fresh.leftOut { printError("drumbrain: kit \(kitPath): \(line)") }
-                    let generation = engine.mixer.swap(to: fresh)
-                    drums.replace(kit: fresh, generation: generation)
-                    kitNotes.withLock { $0 = fresh.drums.map(\.midiNote) }
-                    midiInput?.setKit(names: fresh.drums.map(\.name), notes: fresh.drums.map(\.midiNote))
-                    visual?.setKit(fresh)
-                    printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
-                               + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
-                } catch {
-                    printError("drumbrain: kit not reloaded, still playing the previous one: \(error)")
-                }
-            }
-            source.resume()
-            reload = source
-        }
         // An underrun is said when it happens, with where in the output it fell.
         let underruns = Task {
             var seen = 0
