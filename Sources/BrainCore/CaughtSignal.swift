@@ -11,9 +11,9 @@ import Glibc
 /// it listened, on a machine loaded by the whole suite, waited 60 s for it). So `source` waits
 /// until that handler is in, 2 s at most.
 ///
-/// One source per signal for the life of the process: Dispatch's handler, once in, stays, so a
-/// second source's start cannot be waited for (a signal sent in its first moments was lost in
-/// `CaughtSignalTests`), and asking for one is a programming error.
+/// One source per signal for the life of the process: Dispatch puts its handler in only for a
+/// signal's first source, so a second call's SIG_IGN would replace that handler for good (and
+/// its wait run out). Asking for one is a programming error.
 public enum CaughtSignal {
     private static let caught = Mutex<Set<Int32>>([])
 

@@ -179,6 +179,11 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // SIGHUP reloads the kit from the same place and swaps it in while playing, except in a
+        // terminal: there it is the terminal hanging up (closed), and the brain stops. A reload
+        // is caught from here on (`KitReloads`), and done once the brain can.
+        let hangupStops = isatty(1) != 0
+        let reloads = hangupStops ? nil : KitReloads()
         let brainName = name ?? HostName.current(or: "drumbrain")
         let key = try loadKey()
         // With --output jack the brain is a JACK client, at the server's rate and period.
@@ -315,11 +320,8 @@ struct Serve: AsyncParsableCommand {
             started: engine.mixer.started, rate: rate, startWaitMicros: startWaitMicros,
             audioRunning: { engine.isRendering }, kitDrums: { drums.names }, sinks: sinks)
         printer?.start()
-        // SIGHUP reloads the kit from the same place and swaps it in while playing, except in a
-        // terminal: there it is the terminal hanging up (closed), and the brain stops.
-        let hangupStops = isatty(1) != 0
-        // Caught from here on, before the brain says it listens: a test or a service manager may
-        // stop it the moment it does.
+        // SIGINT and SIGTERM (and SIGHUP in a terminal) are caught from here on, before the brain
+        // says it listens: a test or a service manager may stop it the moment it does.
         let stop = StopSignal(hangup: hangupStops)
         let server: BrainServer
         do {
@@ -356,9 +358,8 @@ struct Serve: AsyncParsableCommand {
             })
         let midiFollower = midiInput.flatMap { input in jack.map { input.follow($0.midiIn) } }
         if let midiInput, let sequencer, sequencer.inPort != nil { sequencer.startInput { midiInput.deliver([$0]) } }
-        // SIGHUP reloads (where it does not stop the brain): caught before the brain says it
-        // listens, or a reload sent the moment it does would meet SIGHUP's default action and end it.
-        let reload = hangupStops ? nil : CaughtSignal.source(SIGHUP) {
+        // From here on a SIGHUP (and one that came earlier) reloads the kit.
+        reloads?.ready {
             do {
                 let fresh = try KitLoader.load(kitPath, sampleRate: Double(rate))
                 for line in fresh.leftOut { printError("drumbrain: kit \(kitPath): \(line)") }
@@ -398,7 +399,7 @@ struct Serve: AsyncParsableCommand {
         visualStatus?.cancel()
         underruns.cancel()
         visual?.stop()
-        reload?.cancel()
+        reloads?.cancel()
         printError("drumbrain: stopping")
         midiFollower?.stop()
         sequencer?.stopInput()

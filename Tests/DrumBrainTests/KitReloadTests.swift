@@ -51,4 +51,27 @@ struct KitReloadTests {
         #expect(brain.stop(signal: SIGINT) == 0)
         #expect(brain.output.contains("\(sent + 1) hits"), "\(brain.output)")
     }
+    /// A reload asked for while the brain still loads its kit (`systemctl reload` as the service
+    /// starts) is done once the kit is in. Before, SIGHUP kept its default action until the brain
+    /// listened, and ended it.
+    @Test(.enabled(if: bigKitsInstalled, "needs Debian's hydrogen-data and hydrogen-drumkits"))
+    func aReloadAskedForWhileTheKitLoadsIsDoneOnceItIsIn() throws {
+        let brain = try #require(BackgroundProcess([Program.productsFolder + "/drumbrain", "--port", "\(freePort())", "--output", "null",
+                                                    "--no-visual", "--stand-state", "none",
+                                                    "--kit", "/usr/share/hydrogen/data/drumkits/BJA_Pacific"]))
+        // Said at the start of its run, before the kit (32 MB to resample, seconds) loads.
+        #expect(brain.waitForOutput("no --key-file"), "\(brain.output)")
+        kill(brain.pid, SIGHUP)
+        let atHangUp = brain.output
+        #expect(brain.waitForOutput("reloaded kit \"BJA_Pacific\"", within: 60), "\(brain.output)")
+        let output = brain.output
+        // Asked for while loading, done once it listened; still running.
+        #expect(!atHangUp.contains("listening on"), "the kit had loaded before the SIGHUP: \(atHangUp)")
+        let listening = try #require(output.range(of: "listening on"), "\(output)")
+        let reloaded = try #require(output.range(of: "reloaded kit \"BJA_Pacific\""), "\(output)")
+        #expect(listening.upperBound <= reloaded.lowerBound, "\(output)")
+        #expect(output.components(separatedBy: "reloaded kit").count == 2, "one reload: \(output)")
+        #expect(!brain.hasExited, "\(output)")
+        #expect(brain.stop(signal: SIGINT) == 0)
+    }
 }

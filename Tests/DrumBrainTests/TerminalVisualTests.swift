@@ -38,9 +38,9 @@ struct TmuxSession: ~Copyable {
         tmux(["display-message", "-p", "-t", "v", format]).split(separator: "\n").first.map(String.init) ?? ""
     }
 
-    /// Ends what the pane runs, then the server. The brain takes SIGHUP (what tmux sends its
-    /// panes on the way out) as "reload the kit", so it is sent SIGTERM by its id first: a test
-    /// that fails half way leaves no brain behind.
+    /// Ends what the pane runs, then the server. The brain is sent SIGTERM by its id first, not
+    /// left to the SIGHUP tmux sends its panes on the way out (which stops a brain in a
+    /// terminal): a test that fails half way leaves no brain behind.
     deinit {
         if let pane = Int32(show("#{pane_pid}")) {
             let children = Program.contents("/proc/\(pane)/task/\(pane)/children").split(separator: " ").compactMap { Int32($0) }
