@@ -201,6 +201,26 @@ struct FeltPushTests {
         #expect(Self.run(&untested, signal).felt.isEmpty)
     }
 
+    /// A neighbour's stroke reaches the pad as a push a few ms before the pad's own stroke of a
+    /// unison (`Tests/Fixtures/stands/ride-kit-seed114`, 250 Hz: the racktom's 6.9 g stroke at
+    /// 16.371 s, 4.3 ms after the ride's 7.7 g one). The candidate starts on the push, its scan
+    /// ends on the stroke's shock before the swing back, and it is felt; the swing back breaks
+    /// through the felt push's mask (`feltBreakFactor`), where the 4 × a hit's mask asks lost
+    /// the stroke. Every other hit is as it was.
+    @Test func aStrokeRightBehindAPushItFeltBreaksThroughTheMask() throws {
+        let fixture = "ride-kit-seed114/racktom.csv", stroke = 16.370794
+        var detector = AdaptiveDetector()
+        let (hits, felt) = try FeltCeilingTests.run(&detector, fixture: fixture)
+        #expect(Self.near(felt.map(\.time), stroke), "felt at \(felt.map(\.time))")
+        #expect(Self.near(hits.map(\.time), stroke, within: 0.010), "hits at \(hits.map(\.time))")
+        var old = AdaptiveDetector.Configuration()
+        old.feltBreakFactor = 0
+        var masked = AdaptiveDetector(old)
+        let before = try FeltCeilingTests.run(&masked, fixture: fixture).hits.map(\.time)
+        #expect(!Self.near(before, stroke, within: 0.010), "felt break-through off: hits at \(before)")
+        #expect(hits.map(\.time).filter { abs($0 - stroke) > 0.010 } == before)
+    }
+
     /// At 1.6 kHz the rebound test is off: the bump test sees the push's shape. (The pad is
     /// played from the start, so the felt ceiling holds nothing either.)
     @Test func at1600HzNothingIsFelt() {
