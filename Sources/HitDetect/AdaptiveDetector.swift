@@ -52,7 +52,7 @@ import Glibc
 ///   pad as a push a few ms before the pad's own stroke of a unison, the candidate starts on the
 ///   push, its scan ends on the stroke's shock before the swing back, and it is felt; the swing
 ///   back then breaks through (the simulated ride-kit stands, seeds 1–8: 55 → 43 strokes missed
-///   at 250 Hz, 39 → 37 at 200 Hz, nothing else lost or played; at 2 an idle pad played).
+///   at 250 Hz, 39 → 37 at 200 Hz, nothing else lost or played; at 2 × an idle pad played once).
 /// - **Bump test (500 Hz and faster):** a candidate whose steepest step from one sample to the
 ///   next, from its onset to the scan's end, less three noise floors (noise adds steps to a weak
 ///   push), is under `sharpness` (0.5) × its strength rose over many samples: another
@@ -74,7 +74,8 @@ import Glibc
 ///   swing back. A candidate whose swing from z's slow level, over the four samples before it and
 ///   its scan, went the other way from a strike's (`strikeSign`) by under `pushMaximumG` and the
 ///   strike's way by less than `rebound` (0.6) of that is such a push: it does not fire, it is
-///   masked as a hit with the re-arm decaying over `feltRearmDecayMs` (the stand rings on), and
+///   masked as a hit (but broken through at `feltBreakFactor`, 2.5 ×, not 4 ×) with the re-arm
+///   decaying over `feltRearmDecayMs` (the stand rings on), and
 ///   `takeFelt` hands it on, so the brain can learn its stands from it (`/drum/felt`). On the
 ///   simulated stands (tools/corpus/stand-table, seeds 1–20) a bumped idle pad fired 123–165
 ///   times in two minutes at 200–250 Hz before, 0–45 after. Under about 170 Hz a phone's 45 Hz
@@ -234,7 +235,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         public var fastBreakFactor = 2.0
         /// `breakFactor` under 500 Hz within the mask of a push the pad felt (the rebound, lean
         /// and felt-ceiling tests), whose ringing is weak for its depth (the break-through in
-        /// the type's notes); 0: `breakFactor`.
+        /// the type's notes); 0: `breakFactor` (and with `breakFactor` 0 the mask is absolute here too).
         public var feltBreakFactor = 2.5
         /// At 500 Hz and faster, a candidate whose scan meets a step from one sample to the next
         /// steeper than any before it (by three noise floors) and larger than its whole swing so
@@ -415,7 +416,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             // A new strike far stronger than the last hit breaks through the mask: the ringing
             // never exceeds the strike that rang it.
             let breakFactor = dt <= Self.fastRatePeriod ? c.fastBreakFactor
-                : lastWasFelt && c.feltBreakFactor > 0 ? c.feltBreakFactor : c.breakFactor
+                : c.breakFactor > 0 && lastWasFelt && c.feltBreakFactor > 0 ? c.feltBreakFactor : c.breakFactor
             if breakFactor > 0, a > threshold, departure > breakFactor * lastPeak {
                 state = .idle
                 return idle(a: a, departure: departure, unexplained: unexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
@@ -746,8 +747,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                       velocity: curve.velocity(amplitude: deviation, thresholdAmplitude: threshold))
         // The rebound test (slow rates, from rest): a push that swung the pad the way a stick
         // does, with little of the spring back a stick's strike is seen as at these rates. Not a
-        // hit, but kept for `takeFelt`; masked as the bump test's pushes are, for the stand's
-        // ringing after it.
+        // hit, but kept for `takeFelt`; masked, for the stand's ringing after it (a strike
+        // breaks through at `feltBreakFactor` × its peak).
         let along = strikeSign > 0 ? around.rise : around.fall
         let against = strikeSign > 0 ? around.fall : around.rise
         let share = Self.isSlowRate(dt: dt) ? c.slowRebound : c.rebound
