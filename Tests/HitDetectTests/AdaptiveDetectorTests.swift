@@ -68,6 +68,21 @@ struct AdaptiveDetectorTests {
         }
     }
 
+    /// Under 500 Hz a hit's mask still asks 4 × its peak of a new strike (`breakFactor`): only a
+    /// felt push's mask is broken at 2.5 × (`feltBreakFactor`, `FeltPushTests`). A strike of 4 g
+    /// 30 ms after one of 1 g stays masked; asked 2.5 ×, it breaks through.
+    @Test(arguments: [200.0, 250.0])
+    func aHitsMaskStillAsksFourTimesItsPeak(rate: Double) {
+        let strikes = [(time: 0.5, amplitude: 1.0), (time: 0.53, amplitude: 4.0)]
+        let signal = Self.signal(rate: rate, seconds: 1.0, strikes: strikes, ringMs: 8)
+        var adaptive = AdaptiveDetector()
+        #expect(Self.hits(&adaptive, signal).count == 1, "\(rate) Hz")
+        var lower = AdaptiveDetector.Configuration()
+        lower.breakFactor = 2.5
+        var broken = AdaptiveDetector(lower)
+        #expect(Self.hits(&broken, signal).count == 2, "\(rate) Hz, 2.5 ×")
+    }
+
     /// At 1.6 kHz, a cymbal on the pad's stand bumps it with a smooth push of 4-10 ms, up to
     /// 1 g: it does not fire. Ghost notes of 1.2 g, a stick's shock of 2 ms, do.
     @Test func aBumpFromTheStandDoesNotFireWhereAGhostNoteDoes() {
