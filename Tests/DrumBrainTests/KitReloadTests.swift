@@ -51,6 +51,7 @@ struct KitReloadTests {
         #expect(brain.stop(signal: SIGINT) == 0)
         #expect(brain.output.contains("\(sent + 1) hits"), "\(brain.output)")
     }
+
     /// A reload asked for while the brain still loads its kit (`systemctl reload` as the service
     /// starts) is done once the kit is in. Before, SIGHUP kept its default action until the brain
     /// listened, and ended it.
