@@ -10,9 +10,10 @@ import TestSupport
 
 /// The brain as a JACK client against a real jackd (the dummy driver: no sound card, no
 /// real-time scheduling), started by the test: its ports are there and connected to the
-/// system's playback ports, and with `--midi-out jack` `jack_midi_dump` receives a note-on for
-/// every hit a pad played, each at the same frame of its JACK period as the hit's sound (the
-/// brain's `frame=`), and the sound is at that frame in what the brain rendered. With
+/// system's playback ports, and with `--midi-out jack` the brain writes a note-on for every hit a
+/// pad played and `jack_midi_dump` receives each (less at most one for each xrun its client
+/// missed a period in), at the same frame of its JACK period as the hit's sound (the brain's
+/// `frame=`), and the sound is at that frame in what the brain rendered. With
 /// `--midi-in jack`, a JACK MIDI client (python3-jack-client) plays the kit through the brain.
 @Suite(.serialized)
 struct JACKTests {
@@ -108,10 +109,16 @@ struct JACKTests {
         })
         let connect = Program.runTool("env", ["JACK_DEFAULT_SERVER=\(server.name)", "jack_connect", "drumbrain:midi_out", "midi-monitor:input"])
         #expect(connect.status == 0, "\(connect.stderr)")
+        // jackd --no-realtime often has an xrun as a client joins or leaves the graph (the dump,
+        // jack_connect): only those while the pad plays count below (the brain says each xrun
+        // within 0.1 s).
+        usleep(400_000)
+        let xrunsBefore = brain.output.components("JACK xrun")
         let pad = try #require(BackgroundProcess([Program.productsFolder + "/drumpad", "run", "--drum", "snare", "--name", "snare",
                                                   "--replay", "\(dir)/snare.csv", "--brain", "127.0.0.1:\(port)"]))
         #expect(pad.wait() == 0, "\(pad.output)")
         usleep(600_000)  // the last note's off, 100 ms on, and the dump's output
+        let xrunCount = brain.output.components("JACK xrun") - xrunsBefore
         #expect(brain.stop(signal: SIGINT) == 0)
         let frames = brain.output.split(separator: "\n").filter { $0.hasPrefix("hit drum=snare") }.compactMap { line in
             line.split(separator: " ").first { $0.hasPrefix("frame=") }.flatMap { Int64($0.dropFirst(6)) }
@@ -124,10 +131,30 @@ struct JACKTests {
             return (offset, pitch)
         }
         #expect(frames.count >= 5, "\(brain.output)")
-        #expect(notes.count == frames.count, "\(notes.count) notes for \(frames.count) hits\n\(dump.output)")
-        for (frame, note) in zip(frames, notes) {
-            #expect(note.pitch == 38)
-            #expect(frame % 128 == note.offset, "the hit's sound at frame \(frame) (\(frame % 128) into its period), its note at \(note.offset)")
+        // The brain's part, judged whatever the machine: a note-on written into its port for
+        // every hit it played.
+        #expect(brain.output.contains("MIDI out (jack): \(frames.count) note-ons written"), "\(brain.output)")
+        // What the dump received: every note, each at its hit's frame into the period. A period
+        // the dump's client missed in an xrun loses that period's MIDI to it (the brain wrote
+        // it): then at most one note lost an xrun, and the notes it did receive still each at
+        // its own hit's frame, in order.
+        #expect(notes.allSatisfy { $0.pitch == 38 }, "\(dump.output)")
+        if xrunCount == 0 {
+            #expect(notes.count == frames.count, "\(notes.count) notes for \(frames.count) hits, no xrun\n\(dump.output)")
+            for (frame, note) in zip(frames, notes) {
+                #expect(frame % 128 == note.offset, "the hit's sound at frame \(frame) (\(frame % 128) into its period), its note at \(note.offset)")
+            }
+        } else {
+            #expect(notes.count <= frames.count && notes.count + xrunCount >= frames.count,
+                    "\(notes.count) notes for \(frames.count) hits, \(xrunCount) xruns\n\(dump.output)")
+            // Each received note matched, in order, to the next hit at its offset.
+            var next = 0
+            for note in notes {
+                while next < frames.count && frames[next] % 128 != note.offset { next += 1 }
+                #expect(next < frames.count, "a note at \(note.offset) into its period matches no hit's frame in order: \(frames.map { $0 % 128 })")
+                next += 1
+            }
+            print("padsPlayThroughJACKWithEachNoteAtItsSoundsFrame: \(xrunCount) xruns during the take, \(frames.count - notes.count) notes lost to the dump")
         }
         // The sound itself starts at those frames in what the brain rendered into JACK's ports.
         let heard = try SoundFile.read("\(dir)/heard.wav")
