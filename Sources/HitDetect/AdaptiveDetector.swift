@@ -67,7 +67,7 @@ import Glibc
 ///   at 0.6 without it: 0–1 times, but smooth crosstalk was then rejected so unevenly that the
 ///   stands were learned worse). On the single-pad corpus (seeds 18, 19) the ADXL345's rolls went
 ///   from 1.000 to 0.996 and 0.998, its grooves stayed 1.000.
-/// - **Rebound test (under 500 Hz, from rest):** behind a 200–250 Hz sensor's low-pass a
+/// - **Rebound test (under 500 Hz):** behind a 200–250 Hz sensor's low-pass a
 ///   stick's shock of 1.5–3.5 ms comes out a fraction of itself, and most of what the sensor
 ///   sees of a strike is the pad's mount swinging back; a push through the stand of 4–10 ms (a
 ///   cymbal's bump, and much of a neighbour's crosstalk) comes out nearly whole, with little
@@ -80,7 +80,11 @@ import Glibc
 ///   simulated stands (tools/corpus/stand-table, seeds 1–20) a bumped idle pad fired 123–165
 ///   times in two minutes at 200–250 Hz before, 0–45 after. Under about 170 Hz a phone's 45 Hz
 ///   low-pass blurs the swing back into the shock, and the share asked is `slowRebound` (0.42):
-///   a bumped 100 Hz pad fired 94–128 times before, 30–112 after.
+///   a bumped 100 Hz pad fired 94–128 times before, 30–112 after. It judges every candidate,
+///   not only those from rest (70 ms after the last peak, as until `reboundFromRestOnly` was
+///   turned off): a cymbal's bump 55–110 ms behind the pad's own stroke, on its ringing, passed
+///   for a strike (the simulated bumps stands, seeds 1–8 at 200 and 250 Hz: 289 → 128 hits no
+///   strike explains, not one strike fewer).
 /// - **Lean test (under 500 Hz, given x and y):** a stick drives the pad along much the same way
 ///   every time, while what comes through the stand (a cymbal's bump, a neighbour's crosstalk)
 ///   moves it the way the stand sways. The pad's own hits of 1.5 g and more (no push reaches it)
@@ -200,14 +204,18 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// instrument on the stand, not a stick's shock (the bump test in the type's notes).
         /// 0: off.
         public var sharpness = 0.5
-        /// From about 170 to 500 Hz, a candidate from rest whose swing in a stick's strike's
-        /// way (`strikeSign`) is less than this share of its swing the other way is a push from
+        /// From about 170 to 500 Hz, a candidate whose swing in a stick's strike's way
+        /// (`strikeSign`) is less than this share of its swing the other way is a push from
         /// another instrument on the stand, not a strike (the rebound test in the type's notes).
         /// 0: off.
         public var rebound = 0.6
         /// `rebound` under about 170 Hz, where a sensor's low-pass blurs the swing back into the
         /// shock, so strikes show less of it. 0: off.
         public var slowRebound = 0.42
+        /// Whether the rebound test judges only candidates from rest (70 ms or more after the
+        /// last peak), as it did until a bump right behind the pad's own stroke was seen to pass
+        /// it (the rebound test in the type's notes). Off: it judges every candidate.
+        public var reboundFromRestOnly = false
         /// Under 500 Hz, a candidate under `pushMaximumG` whose motion across x, y and z lies off
         /// the way this pad's own loud strikes move it by more than this share of its part along
         /// it came through the stand (the lean test in the type's notes). 0: off.
@@ -745,14 +753,15 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         let hit = Hit(index: index, time: struck, strength: deviation,
                       velocity: curve.velocity(amplitude: deviation, thresholdAmplitude: threshold))
-        // The rebound test (slow rates, from rest): a push that swung the pad the way a stick
-        // does, with little of the spring back a stick's strike is seen as at these rates. Not a
-        // hit, but kept for `takeFelt`; masked, for the stand's ringing after it (a strike
-        // breaks through at `feltBreakFactor` × its peak).
+        // The rebound test (slow rates): a push that swung the pad the way a stick does, with
+        // little of the spring back a stick's strike is seen as at these rates. Not a hit, but
+        // kept for `takeFelt`; masked, for the stand's ringing after it (a strike breaks
+        // through at `feltBreakFactor` × its peak). It judges a candidate right behind the
+        // pad's own stroke too: a cymbal's bump there passed for a strike.
         let along = strikeSign > 0 ? around.rise : around.fall
         let against = strikeSign > 0 ? around.fall : around.rise
         let share = Self.isSlowRate(dt: dt) ? c.slowRebound : c.rebound
-        let pushed = share > 0 && fromRest && against < Self.pushMaximumG && along < share * against
+        let pushed = share > 0 && (fromRest || !c.reboundFromRestOnly) && against < Self.pushMaximumG && along < share * against
         // The lean test (slow rates): a weak candidate that moved the pad another way than its
         // own loud strikes do came through the stand.
         let leaning = c.leanShare > 0 && deviation < Self.pushMaximumG && leansAway(lean, share: c.leanShare)

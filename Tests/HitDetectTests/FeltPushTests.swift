@@ -224,6 +224,30 @@ struct FeltPushTests {
         #expect(hits.map(\.time).filter { abs($0 - stroke) > 0.010 } == before)
     }
 
+    /// A cymbal's bump right behind the pad's own stroke, on its ringing
+    /// (`Tests/Fixtures/stands/bumps-seed125`, 200 Hz: three of the played snare's bumps come
+    /// 69–83 ms after its hits): the rebound test judges it as it judges one from rest, and it
+    /// is felt, not played. Judged only from rest (70 ms after the last peak), as before, each
+    /// played; every other hit is the same either way.
+    @Test func aBumpRightBehindThePadsOwnStrokeIsFelt() throws {
+        let fixture = "bumps-seed125/snare.csv"
+        let bumps = [6.007676, 11.60423, 13.754503]  // its stand.json's times of those bumps
+        var detector = AdaptiveDetector()
+        let (hits, felt) = try FeltCeilingTests.run(&detector, fixture: fixture)
+        var old = AdaptiveDetector.Configuration()
+        old.reboundFromRestOnly = true
+        var fromRest = AdaptiveDetector(old)
+        let before = try FeltCeilingTests.run(&fromRest, fixture: fixture).hits.map(\.time)
+        for bump in bumps {
+            let played = before.firstIndex { abs($0 - bump) <= 0.010 }
+            #expect(played.map { $0 > 0 && before[$0] - before[$0 - 1] < 0.090 } == true,
+                    "from rest only: the bump at \(bump) played right behind a hit: hits at \(before)")
+            #expect(!Self.near(hits.map(\.time), bump, within: 0.010), "hits at \(hits.map(\.time))")
+            #expect(Self.near(felt.map(\.time), bump, within: 0.010), "felt at \(felt.map(\.time))")
+        }
+        #expect(before.filter { time in !bumps.contains { abs($0 - time) <= 0.010 } } == hits.map(\.time))
+    }
+
     /// At 1.6 kHz the rebound test is off: the bump test sees the push's shape. (The pad is
     /// played from the start, so the felt ceiling holds nothing either.)
     @Test func at1600HzNothingIsFelt() {

@@ -32,6 +32,7 @@ FIXTURE_RUNS = [
     (["--scenarios", "idle-bumps", "--seed", "105", "--seconds", "20", "--profile", "phone"], "idle-bumps-seed105"),
     (["--scenarios", "kit4", "--seed", "9", "--seconds", "40", "--profile", "phone"], "kit4-seed9"),
     (["--scenarios", "ride-kit", "--seed", "114", "--seconds", "20", "--profile", "dualsense"], "ride-kit-seed114"),
+    (["--scenarios", "bumps", "--seed", "125", "--seconds", "20", "--profile", "joycon"], "bumps-seed125"),
 ]
 
 
