@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "DrumNet",
             dependencies: [
-                "Monotonic", "CAvahiClient", "CEpoll",
+                "Monotonic", "CAvahiClient", "CEpoll", "Console",
             ]),
         // The wait-free single-producer, single-consumer ring every thread hand-off uses.
         .target(name: "SPSCRing"),
@@ -61,14 +61,14 @@ let package = Package(
         .target(name: "TextSearch"),
         // The monotonic clock in µs that pads, the network and the audio thread share.
         .target(name: "Monotonic"),
-        // Both executables' standard output and error: one write per line.
+        // Both executables' standard output and error: one write per line, made safe for a terminal.
         .target(name: "Console"),
         // The pad's command line: the part of swift-argument-parser's API drumpad uses, without
         // the Foundation and regex modules the package brings (docs/deployment.md#build).
         .target(name: "PadCommandLine", dependencies: ["Console"]),
         // Accelerometer sources of a pad: evdev nodes through libevdev, IIO devices, evemu
         // recordings; device discovery.
-        .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev", "TextSearch"]),
+        .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev", "TextSearch", "Console"]),
         // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
         // brain and a pad's --local playback.
         .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA", "TextSearch"]),

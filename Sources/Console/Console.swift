@@ -3,11 +3,11 @@ import Glibc
 #endif
 
 /// Writes one line to standard error at once (diagnostics and summaries), in one write so that
-/// lines from several threads stay whole.
+/// lines from several threads stay whole; made safe for a terminal first (`TerminalText.safe`).
 ///
 /// Thread safety: any thread.
 public func printError(_ line: String) {
-    var text = line
+    var text = TerminalText.safe(line)
     text.append("\n")
     text.withUTF8 { utf8 in _ = write(2, utf8.baseAddress, utf8.count) }  // nothing to do if stderr is gone
 }
@@ -16,9 +16,10 @@ public func printError(_ line: String) {
 ///
 /// Thread safety: any thread.
 public enum StandardOutput {
-    /// Writes `line` and a newline in one write. A closed standard output ends nothing.
+    /// Writes `line` (made safe for a terminal, `TerminalText.safe`) and a newline in one write.
+    /// A closed standard output ends nothing.
     public static func line(_ line: String) {
-        var text = line
+        var text = TerminalText.safe(line)
         text.append("\n")
         text.withUTF8 { utf8 in _ = write(1, utf8.baseAddress, utf8.count) }
     }

@@ -2,6 +2,7 @@ import Console
 import DrumAudio
 import DrumNet
 import DrumVisual
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,12 +13,15 @@ import Glibc
 /// producer); the rest from the control side.
 final class BrainVisual: Sendable {
     let renderer: VisualRenderer
+    /// The kit's name for the status line, made safe for the terminal (a kit file names itself).
+    private let kitName: Mutex<String>
 
     /// Whether to draw: `--visual` / `--no-visual`, else whether standard output is a terminal.
     static func wanted(_ flag: Bool?) -> Bool { flag ?? TerminalSession.isTerminal(1) }
 
     /// Takes the terminal and starts drawing `kit`.
     init(kit: Kit) {
+        kitName = Mutex(TerminalText.name(kit.name, limit: 64))
         renderer = VisualRenderer(
             drums: Self.drums(of: kit),
             configuration: .init(colorMode: .forCurrentEnvironment, seed: UInt64.random(in: 0...UInt64.max)))
@@ -37,20 +41,22 @@ final class BrainVisual: Sendable {
         renderer.timings.push(VisualHit(drum: -1, velocity: 0, brainMicros: brainMicros))
     }
 
-    /// The kit after a reload.
-    func setKit(_ kit: Kit) { renderer.setKit(Self.drums(of: kit)) }
+    /// The kit after a reload: its drums, and its name on the status line.
+    func setKit(_ kit: Kit) {
+        kitName.withLock { $0 = TerminalText.name(kit.name, limit: 64) }
+        renderer.setKit(Self.drums(of: kit))
+    }
 
     /// Polls the server's per-connection statistics and the audio status 4 times a second for
     /// the status area, until cancelled.
-    func follow(server: BrainServer, engine: AudioEngine, brainName: String, listening: String,
-                kitName: String) -> Task<Void, Never> {
-        Task { [renderer] in
+    func follow(server: BrainServer, engine: AudioEngine, brainName: String, listening: String) -> Task<Void, Never> {
+        Task { [renderer, self] in
             while !Task.isCancelled {
                 // No latency windows: the status does not show them, and a snapshot holding
                 // them would make the network thread copy each pad's window on its next hit.
                 let connections = (try? await server.statistics(latencies: false)) ?? []  // a stopping server has none
                 renderer.update(status: BrainStatus(
-                    brainName: brainName, listening: listening, kitName: kitName,
+                    brainName: brainName, listening: listening, kitName: self.kitName.withLock { $0 },
                     output: engine.outputDescription, xruns: engine.status.xruns,
                     connections: connections.map {
                         // Names from the wire, escaped: a pad cannot send the terminal escape codes.

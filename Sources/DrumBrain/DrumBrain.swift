@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import CALSA
 import CSndFile
 import HydrogenKit
@@ -23,16 +24,42 @@ struct DrumBrain: AsyncParsableCommand {
     /// form; a pad's board build reads kit.json only).
     static func main() async {
         HydrogenKitLoader.register()
+        var command: ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            exit(withError: terminalSafe(error))
         }
+    }
+
+    /// A failed run's error as ArgumentParser will print it, made safe for a terminal
+    /// (`TerminalText.safe`): its message may quote a file's or a device's text (a kit's name, a
+    /// sensor log's bad field). Exits and validation errors keep their kind (exit status, usage).
+    static func terminalSafe(_ error: any Error) -> any Error {
+        switch error {
+        case is ExitCode, is CleanExit:
+            return error
+        case let validation as ValidationError:
+            return ValidationError(TerminalText.safe(validation.message))
+        default:
+            let text = String(describing: error)
+            let safe = TerminalText.safe(text)
+            return safe == text ? error : Failure(description: safe)
+        }
+    }
+
+    /// An error's message, made safe.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
     }
 }
 

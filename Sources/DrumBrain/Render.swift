@@ -63,8 +63,9 @@ struct CheckKit: ParsableCommand {
     func run() throws {
         let kitPath = try path ?? BundledKit.path()
         let kit = try KitLoader.load(kitPath)
-        print("kit \"\(kit.name)\" (\(kitPath)): \(kit.drums.count) drums at \(Int(kit.sampleRate)) Hz"
-              + (kit.leftOut.isEmpty ? "" : "; \(kit.leftOut.count) left out (below)"))
+        // Names and paths from the kit file: StandardOutput makes them safe for a terminal.
+        StandardOutput.line("kit \"\(kit.name)\" (\(kitPath)): \(kit.drums.count) drums at \(Int(kit.sampleRate)) Hz"
+                            + (kit.leftOut.isEmpty ? "" : "; \(kit.leftOut.count) left out (below)"))
         for drum in kit.drums {
             let layers = drum.layers.map { layer in
                 "\(layer.source) [\(DecimalFormatting.string(layer.minVelocity, decimals: 3))…\(DecimalFormatting.string(layer.maxVelocity, decimals: 3))] "
@@ -72,11 +73,11 @@ struct CheckKit: ParsableCommand {
                     + (layer.buffer.channels == 2 ? " stereo" : " mono")
             }
             let note = drum.midiNote.map { "MIDI note \($0)" + (drum.note == nil ? " (General MIDI)" : "") } ?? "no MIDI note"
-            print("  \(drum.name): azimuth \(DecimalFormatting.string(drum.azimuth, decimals: 1))°, gain \(DecimalFormatting.string(drum.gain, decimals: 3)), "
-                  + "\(note); "
-                  + layers.joined(separator: "; "))
+            StandardOutput.line("  \(drum.name): azimuth \(DecimalFormatting.string(drum.azimuth, decimals: 1))°, gain \(DecimalFormatting.string(drum.gain, decimals: 3)), "
+                                + "\(note); "
+                                + layers.joined(separator: "; "))
         }
-        for line in kit.leftOut { print("left out: \(line)") }
+        for line in kit.leftOut { StandardOutput.line("left out: \(line)") }
     }
 }
 

@@ -358,6 +358,8 @@ struct Serve: AsyncParsableCommand {
             })
         let midiFollower = midiInput.flatMap { input in jack.map { input.follow($0.midiIn) } }
         if let midiInput, let sequencer, sequencer.inPort != nil { sequencer.startInput { midiInput.deliver([$0]) } }
+        printError("drumbrain \"\(brainName)\" listening on \(bind):\(server.port)")
+        let publisher = publish(brainName: brainName, port: server.port, kitName: loadedKit.name)
         // From here on a SIGHUP (and one that came earlier) reloads the kit.
         reloads?.ready {
             do {
@@ -368,14 +370,13 @@ struct Serve: AsyncParsableCommand {
                 kitNotes.withLock { $0 = fresh.drums.map(\.midiNote) }
                 midiInput?.setKit(names: fresh.drums.map(\.name), notes: fresh.drums.map(\.midiNote))
                 visual?.setKit(fresh)
+                publisher?.setTXT(Self.txtRecords(kitName: fresh.name))
                 printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
                            + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
             } catch {
                 printError("drumbrain: kit not reloaded, still playing the previous one: \(error)")
             }
         }
-        printError("drumbrain \"\(brainName)\" listening on \(bind):\(server.port)")
-        let publisher = publish(brainName: brainName, port: server.port, kitName: loadedKit.name)
         // An underrun is said when it happens, with where in the output it fell.
         let underruns = Task {
             var seen = 0
@@ -394,7 +395,7 @@ struct Serve: AsyncParsableCommand {
             }
         }
         let visualStatus = visual?.follow(server: server, engine: engine, brainName: brainName,
-                                    listening: "\(bind):\(server.port)", kitName: loadedKit.name)
+                                          listening: "\(bind):\(server.port)")
         await stop.wait()
         visualStatus?.cancel()
         underruns.cancel()
@@ -448,13 +449,20 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    /// The service's TXT records (DESIGN.md §7): `proto=1` and `kit=NAME`, the name made
+    /// printable (a kit file names itself) and cut to 60 characters, so the record stays within
+    /// DNS-SD's 255 bytes.
+    static func txtRecords(kitName: String) -> [String] {
+        ["proto=1", "kit=" + TerminalText.name(kitName, limit: 60)]
+    }
+
     /// Publishes the brain through Avahi, saying what happens; nil where Avahi cannot be used.
     func publish(brainName: String, port: Int, kitName: String) -> AvahiPublisher? {
         do {
             return try AvahiPublisher(name: brainName, port: port,
                                       // proto=1, the discovery contract: every brain speaks it; version 2 is
                                       // agreed per connection (hello, welcome).
-                                      txt: ["proto=1", "kit=\(kitName)"]) { event in
+                                      txt: Self.txtRecords(kitName: kitName)) { event in
                 switch event {
                 case .published(let name):
                     printError("drumbrain: published as \"\(WireText.printable(name, prose: true))\" (\(AvahiPublisher.serviceType)); pads find it by itself")

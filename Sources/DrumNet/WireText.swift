@@ -1,3 +1,5 @@
+import Console
+
 /// Text from the wire (drum and pad names, brain and kit names, error messages), made safe to
 /// print: no byte a client sends reaches a terminal or a log line raw.
 ///
@@ -18,25 +20,7 @@ public enum WireText {
     /// text, where no field follows it on the line.
     public static func printable(_ text: String, limit: Int = defaultLimit, prose: Bool = false) -> String {
         precondition(limit > 0, "a limit must leave something to print")
-        var needsWork = false
-        var count = 0
-        for scalar in text.unicodeScalars {
-            count += 1
-            if count > limit || escape(scalar, prose: prose) != nil { needsWork = true; break }
-        }
-        guard needsWork else { return text }
-        var out = ""
-        out.reserveCapacity(min(text.utf8.count, limit * 4) + 8)
-        count = 0
-        for scalar in text.unicodeScalars {
-            count += 1
-            if count > limit {
-                out += "…"
-                break
-            }
-            if let escaped = escape(scalar, prose: prose) { out += escaped } else { out.unicodeScalars.append(scalar) }
-        }
-        return out
+        return TerminalText.escaping(text, limit: limit) { escape($0, prose: prose) }
     }
 
     /// The escape for `scalar`, or nil when it prints as itself.
@@ -45,18 +29,13 @@ public enum WireText {
         if prose && value == 0x20 { return nil }
         switch value {
         case 0x00...0x20, 0x7F...0x9F:
-            return "\\x" + hex(value, digits: 2)
+            return "\\x" + TerminalText.hex(value, digits: 2)
         case 0x5C:
             return "\\\\"
         case 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
-            return "\\u{" + hex(value, digits: 4) + "}"
+            return "\\u{" + TerminalText.hex(value, digits: 4) + "}"
         default:
             return nil
         }
-    }
-
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

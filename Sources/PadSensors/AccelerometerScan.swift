@@ -102,7 +102,7 @@ public struct AccelerometerScan: Sendable {
                 files.contains("in_accel_\(axis)_raw") || scanFiles.contains("in_accel_\(axis)_en")
             }
             guard has[2] else { continue }
-            let name = SystemFiles.readText("\(folder)/name") ?? node
+            let name = SystemFiles.readName("\(folder)/name") ?? node
             let scale = IIODevice.number("\(folder)/in_accel_z_scale") ?? IIODevice.number("\(folder)/in_accel_scale")
             let unitsPerG = unitsPerGText(scale)
             let buffered = scanFiles.contains("in_accel_z_en") && SystemFiles.exists("\(roots.devices)/\(node)")

@@ -80,7 +80,7 @@ public struct EvdevInfo: Sendable {
     /// bits and capability bits, but no ranges.
     init?(sysfs root: String, node: String, path: String) {
         let base = "\(root)/\(node)/device"
-        guard let name = SystemFiles.readText("\(base)/name") else { return nil }
+        guard let name = SystemFiles.readName("\(base)/name") else { return nil }
         self.path = path
         self.name = name
         let properties = Self.bits(SystemFiles.readText("\(base)/properties") ?? "")

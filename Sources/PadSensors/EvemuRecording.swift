@@ -1,3 +1,5 @@
+import Console
+
 /// A recording in `evemu-record`'s text format: the device description and its events.
 ///
 /// ```
@@ -47,7 +49,8 @@ public struct EvemuRecording: Sendable {
             }
             switch kind {
             case "N:":
-                name = Substring(line.dropFirst(2)).trimmingSpaces()
+                // Untrusted text, quoted into messages: made safe to print.
+                name = TerminalText.name(Substring(line.dropFirst(2)).trimmingSpaces())
             case "P:":
                 for (byteIndex, field) in fields.dropFirst().enumerated() {
                     guard let byte = UInt8(field, radix: 16) else { throw bad("property byte \"\(field)\" is not hex") }

@@ -43,7 +43,7 @@ public final class IIODevice {
     public init(sysfsPath: String, devicePath: String, rateHz: Double? = nil, pollOnly: Bool = false) throws(SensorError) {
         self.sysfsPath = sysfsPath
         self.devicePath = devicePath
-        name = SystemFiles.readText("\(sysfsPath)/name") ?? "IIO device"
+        name = SystemFiles.readName("\(sysfsPath)/name") ?? "IIO device"
         var scales: [Double] = []
         var offsets: [Double] = []
         for axis in ["x", "y", "z"] {

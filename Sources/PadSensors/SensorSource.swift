@@ -1,3 +1,5 @@
+import Console
+
 /// A live accelerometer: an evdev node or an IIO device, opened from what the user gave
 /// `--device` (a path, or `auto` for the first accelerometer that opens).
 ///
@@ -90,8 +92,13 @@ public final class SensorSource {
     }
 
     /// `# key: value` metadata for a sensor log of this source: device, driver kind, units per g
-    /// of z, whether times are the sensor's own.
+    /// of z, whether times are the sensor's own. Each value is one line of printable text
+    /// (`TerminalText.name`): a device path given on the command line may hold anything.
     public var metadata: [(key: String, value: String)] {
+        rawMetadata.map { ($0.key, TerminalText.name($0.value, limit: 256)) }
+    }
+
+    private var rawMetadata: [(key: String, value: String)] {
         switch device {
         case .evdev(let d):
             var items: [(key: String, value: String)] = [

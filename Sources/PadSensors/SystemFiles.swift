@@ -1,3 +1,4 @@
+import Console
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +13,13 @@ enum SystemErrorText {
 
 /// Small files (sysfs attributes) and folder listings, read and written whole.
 public enum SystemFiles {
+    /// A device's name from its `name` file (`readText`), made safe to print and to write into
+    /// a log's metadata: a device names itself, and a name is untrusted text
+    /// (`TerminalText.name`: no control character, newline or tab; at most 128 characters).
+    public static func readName(_ path: String) -> String? {
+        readText(path).map { TerminalText.name($0) }
+    }
+
     /// The contents of a small text file without its trailing newline, or nil if it cannot be read.
     public static func readText(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -46,6 +46,37 @@ struct DiscoveryTests {
         second.stop(signal: SIGINT)
     }
 
+    /// The service's `kit=` TXT record follows the kit: a reload (SIGHUP) of a kit file now
+    /// naming another kit is announced, and a fresh browse sees the new name only.
+    @Test func aReloadedKitsNameIsAnnouncedInTheTXTRecord() throws {
+        let avahi = try AvahiSandbox()
+        let folder = "/tmp/drumtest-txt-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(folder, 0o755)
+        defer { _ = Program.runTool("rm", ["-rf", folder]) }
+        func writeKit(_ name: String) {
+            let json = "{\"name\": \"\(name)\", \"drums\": [{\"name\": \"snare\", \"sample\": \"\(Program.repositoryRoot)/Samples/kit/snare.wav\"}]}"
+            let file = fopen(folder + "/kit.json", "w")!
+            _ = json.withCString { fputs($0, file) }
+            fclose(file)
+        }
+        writeKit("First Kit")
+        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "txt", "--port", "\(freePort())", "--output", "null",
+                                                          "--no-visual", "--kit", folder]))!
+        defer { brainProcess.stop(signal: SIGINT) }
+        #expect(brainProcess.waitForOutput("published as \"txt\""), "\(brainProcess.output)")
+        func records() -> [Substring] {
+            Program.runTool(avahi.script, ["run", avahi.folder, "avahi-browse", "-rpt", "_drumbrain._tcp"])
+                .stdout.split(separator: "\n").filter { $0.hasPrefix("=") && $0.contains(";txt;") }
+        }
+        #expect(eventually(within: 10) { !records().isEmpty && records().allSatisfy { $0.contains("\"kit=First Kit\"") } },
+                "\(records())")
+        writeKit("Second Kit")
+        kill(brainProcess.pid, SIGHUP)
+        #expect(brainProcess.waitForOutput("reloaded kit \"Second Kit\""), "\(brainProcess.output)")
+        #expect(eventually(within: 10) { !records().isEmpty && records().allSatisfy { $0.contains("\"kit=Second Kit\"") } },
+                "\(records())")
+    }
+
     @Test func afterTheDaemonRestartsTheBrainIsPublishedAgainAndFound() throws {
         let avahi = try AvahiSandbox()
         let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "stage", "--port", "\(freePort())", "--output", "null"]))!

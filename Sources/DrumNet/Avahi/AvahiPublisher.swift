@@ -40,6 +40,15 @@ public final class AvahiPublisher: Sendable {
     /// The name the service is published under now (it changes after a collision).
     public var name: String { core.state.withLock { $0.name } }
 
+    /// Replaces the TXT records (a kit reloaded: `kit=...`): announced at once where the service
+    /// is registered, else used when it is (after the daemon returns, or a collision).
+    public func setTXT(_ txt: [String]) {
+        session.withLock { session in
+            guard let session else { return }
+            session.withAvahiLock { _ in core.setTXT(txt) }
+        }
+    }
+
     /// Withdraws the service and disconnects from the daemon.
     public func stop() {
         guard let session = session.withLock({ s -> AvahiSession? in defer { s = nil }; return s }) else { return }
@@ -53,21 +62,44 @@ public final class AvahiPublisher: Sendable {
 final class PublisherCore: Sendable {
     struct State: Sendable {
         var name: String
+        var txt: [String]
         var group: SendablePointer?
         var saidNoDaemon = false
     }
 
-    /// The service's name and entry group; guards them against `AvahiPublisher.name` readers.
+    /// The service's name, TXT records and entry group; guards them against
+    /// `AvahiPublisher.name` readers.
     let state: Mutex<State>
     let port: Int
-    let txt: [String]
     let onEvent: @Sendable (AvahiPublisher.Event) -> Void
 
     init(name: String, port: Int, txt: [String], onEvent: @escaping @Sendable (AvahiPublisher.Event) -> Void) {
-        state = Mutex(State(name: name))
+        state = Mutex(State(name: name, txt: txt))
         self.port = port
-        self.txt = txt
         self.onEvent = onEvent
+    }
+
+    /// Avahi's string list of `txt`, in order; the caller frees it.
+    private static func stringList(_ txt: [String]) -> UnsafeMutablePointer<AvahiStringList>? {
+        var list: UnsafeMutablePointer<AvahiStringList>? = nil
+        for record in txt.reversed() { list = avahi_string_list_add(list, record) }
+        return list
+    }
+
+    /// New TXT records; the caller holds Avahi's lock. A registered service's are updated in
+    /// place (announced to the network); one not registered yet takes them when it is.
+    func setTXT(_ txt: [String]) {
+        let (group, name) = state.withLock { s -> (OpaquePointer?, String) in
+            s.txt = txt
+            return (s.group?.pointer, s.name)
+        }
+        guard let group, avahi_entry_group_is_empty(group) == 0 else { return }
+        let list = Self.stringList(txt)
+        defer { avahi_string_list_free(list) }
+        let result = avahi_entry_group_update_service_txt_strlst(
+            group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name,
+            AvahiPublisher.serviceType, nil, list)
+        if result < 0 { onEvent(.failed("updating the TXT records of \(name): \(DrumNetError.avahiMessage(result))")) }
     }
 
     func sessionChanged(_ change: AvahiSession.State) {
@@ -107,9 +139,8 @@ final class PublisherCore: Sendable {
 
     private func register(group: OpaquePointer) {
         guard avahi_entry_group_is_empty(group) != 0 else { return }
-        let name = state.withLock { $0.name }
-        var list: UnsafeMutablePointer<AvahiStringList>? = nil
-        for record in txt.reversed() { list = avahi_string_list_add(list, record) }
+        let (name, txt) = state.withLock { ($0.name, $0.txt) }
+        let list = Self.stringList(txt)
         defer { avahi_string_list_free(list) }
         var result = avahi_entry_group_add_service_strlst(
             group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name,

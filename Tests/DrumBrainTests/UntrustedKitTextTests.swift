@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import TestSupport
+
+/// A kit file's text never reaches the terminal raw: its name in `check-kit`'s listing and the
+/// brain's messages, a bad layer's sample name in the error that stops the brain. Each control
+/// character is written as `\xNN` (`TerminalText`).
+struct UntrustedKitTextTests {
+    /// Whether `text` holds a byte that acts on a terminal: ESC or BEL.
+    static func acts(_ text: String) -> Bool { text.utf8.contains { $0 == 0x1B || $0 == 0x07 } }
+
+    static func kitFolder(_ json: String) -> String {
+        let folder = "/tmp/drumtest-kittext-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(folder, 0o755)
+        MIDIFileTests.write(json, to: folder + "/kit.json")
+        return folder
+    }
+
+    @Test func aKitsNameIsEscapedInCheckKitAndTheBrainsMessages() {
+        let sample = Program.repositoryRoot + "/Samples/kit/snare.wav"
+        let folder = Self.kitFolder("{\"name\": \"Evil\\u001b[2J\\u0007Kit\", \"drums\": [{\"name\": \"snare\", \"sample\": \"\(sample)\"}]}")
+        defer { _ = Program.runTool("rm", ["-rf", folder]) }
+        let check = Program.run("drumbrain", ["check-kit", folder])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(!Self.acts(check.stdout) && check.stdout.contains("kit \"Evil\\x1B[2J\\x07Kit\""), "\(check.stdout.debugDescription)")
+        MIDIFileTests.write("t,drum,velocity\n0.1,snare,0.8\n", to: folder + "/hits.csv")
+        let render = Program.run("drumbrain", ["render", "--kit", folder, "--hits", folder + "/hits.csv", "--out", folder + "/out.wav"])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(!Self.acts(render.stderr) && render.stderr.contains("kit \"Evil\\x1B[2J\\x07Kit\""), "\(render.stderr.debugDescription)")
+    }
+
+    @Test func aBadKitsTextIsEscapedInTheErrorThatStopsTheBrain() {
+        let folder = Self.kitFolder("{\"name\": \"k\", \"drums\": [{\"name\": \"snare\", \"layers\": "
+                                    + "[{\"sample\": \"x\\u001b[31m.wav\", \"min\": 0.9, \"max\": 0.1}]}]}")
+        defer { _ = Program.runTool("rm", ["-rf", folder]) }
+        for arguments in [["check-kit", folder], ["--kit", folder, "--output", "null", "--port", "0", "--no-visual"]] {
+            let run = Program.run("drumbrain", arguments)
+            #expect(run.status != 0)
+            #expect(!Self.acts(run.stderr), "\(arguments): \(run.stderr.debugDescription)")
+            #expect(run.stderr.contains("layer \"x\\x1B[31m.wav\" needs 0 ≤ min ≤ max ≤ 1"), "\(arguments): \(run.stderr)")
+        }
+    }
+}
