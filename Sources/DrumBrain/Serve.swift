@@ -371,6 +371,7 @@ struct Serve: AsyncParsableCommand {
                 midiInput?.setKit(names: fresh.drums.map(\.name), notes: fresh.drums.map(\.midiNote))
                 visual?.setKit(fresh)
                 publisher?.setTXT(Self.txtRecords(kitName: fresh.name))
+                server.setKitName(fresh.name)
                 printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
                            + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
             } catch {

@@ -47,7 +47,8 @@ struct DiscoveryTests {
     }
 
     /// The service's `kit=` TXT record follows the kit: a reload (SIGHUP) of a kit file now
-    /// naming another kit is announced, and a fresh browse sees the new name only.
+    /// naming another kit is announced, and a fresh browse sees the new name only; a pad that
+    /// finds the brain then is welcomed with the new name too.
     @Test func aReloadedKitsNameIsAnnouncedInTheTXTRecord() throws {
         let avahi = try AvahiSandbox()
         let folder = "/tmp/drumtest-txt-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -75,6 +76,9 @@ struct DiscoveryTests {
         #expect(brainProcess.waitForOutput("reloaded kit \"Second Kit\""), "\(brainProcess.output)")
         #expect(eventually(within: 10) { !records().isEmpty && records().allSatisfy { $0.contains("\"kit=Second Kit\"") } },
                 "\(records())")
+        let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "snare", "--replay", shortLog(),
+                                                 "--brain-name", "txt", "--wait-for-brain", "30"])
+        #expect(run.status == 0 && run.stderr.contains("(kit Second Kit) welcomed"), "\(run.stderr)")
     }
 
     @Test func afterTheDaemonRestartsTheBrainIsPublishedAgainAndFound() throws {

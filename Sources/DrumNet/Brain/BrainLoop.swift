@@ -22,7 +22,7 @@ import Monotonic
 /// Thread safety: `submit` from any thread; everything else runs on the loop's own thread.
 final class BrainLoop: @unchecked Sendable {
     // @unchecked: the mutable state below (pads, closed, nextID, actions, the read buffer,
-    // stopping, listening) is touched only on the loop's thread, which `start` creates; the
+    // stopping, listening, kitName) is touched only on the loop's thread, which `start` creates; the
     // inbox is the only state shared with other threads, and its mutex guards it.
 
     /// One open connection.
@@ -79,6 +79,9 @@ final class BrainLoop: @unchecked Sendable {
     private var backlog: [Pad] = []
     private var closed: [PadStatistics] = []
     private var nextID = 1
+    /// The kit's name each new connection welcomes its pad with (`configuration.kitName` until a
+    /// reload says another).
+    private var kitName: String
     private var stopping = false
     private var listening = true
     private var actions: [BrainConnection.Action] = []
@@ -96,6 +99,7 @@ final class BrainLoop: @unchecked Sendable {
          onHello: @escaping @Sendable (PadHello) -> Void = { _ in }) throws(DrumNetError) {
         self.listenFD = listenFD
         self.configuration = configuration
+        kitName = configuration.kitName
         self.onHit = onHit
         self.onNotice = onNotice
         self.onHello = onHello
@@ -130,6 +134,12 @@ final class BrainLoop: @unchecked Sendable {
     @discardableResult
     func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
         inbox.submit(job)
+    }
+
+    /// Welcomes the pads of connections accepted from now on with `name` (a kit reloaded).
+    /// Any thread; never waits.
+    func setKitName(_ name: String) {
+        _ = submit { [self] in kitName = name }
     }
 
     /// Runs `body` on the loop's thread and returns its result. Throws `serverStopped` once the
@@ -247,7 +257,7 @@ final class BrainLoop: @unchecked Sendable {
             nextID += 1
             let connection = BrainConnection(
                 connectionID: id, address: Self.peerDescription(fd), brainName: configuration.brainName,
-                kitName: configuration.kitName, limits: configuration.limits, key: configuration.key,
+                kitName: kitName, limits: configuration.limits, key: configuration.key,
                 nonce: configuration.key == nil ? [] : PairingKey.makeNonce(), nowMicros: MonotonicClock.nowMicros())
             let pad = Pad(fd: fd, connection: connection)
             if Int(fd) >= pads.count { pads.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - pads.count)) }

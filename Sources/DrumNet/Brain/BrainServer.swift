@@ -71,6 +71,12 @@ public final class BrainServer: Sendable {
         loop.start()
     }
 
+    /// Pads welcomed from now on are told the kit is `name` (a kit reloaded); those already
+    /// connected were told the name when they said hello. Any thread; never waits.
+    public func setKitName(_ name: String) {
+        loop.setKitName(name)
+    }
+
     /// Runs `body` on the network thread, the one `onHit` runs on, and returns its result (for
     /// measurements of that thread). Throws `serverStopped` after `stop()`.
     public func onNetworkThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
