@@ -71,10 +71,10 @@ let package = Package(
         .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev", "TextSearch", "Console"]),
         // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
         // brain and a pad's --local playback.
-        .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA", "TextSearch"]),
+        .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA", "TextSearch", "Console"]),
         // Hydrogen kits (drumkit.xml) through Foundation's XML parser: the brain's, never the
         // pad's (a board's drumpad carries no Foundation; docs/deployment.md).
-        .target(name: "HydrogenKit", dependencies: ["DrumAudio"]),
+        .target(name: "HydrogenKit", dependencies: ["DrumAudio", "Console"]),
         // The brain's terminal visual: the pure model (layout, bursts, status) and its renderer.
         .target(name: "DrumVisual", dependencies: ["SPSCRing"]),
         // The brain's JACK client: its process callback renders the mixer and writes MIDI at

@@ -18,11 +18,25 @@ public enum TerminalText {
         escaped(text, keepingLines: true, limit: .max)
     }
 
-    /// A name quoted into messages and files: `safe`, with newlines and tabs escaped too, cut to
-    /// `limit` characters (Unicode scalars) and then ending in `…`.
+    /// One line of a message: `safe`, with newlines and tabs escaped too, so that it stays one
+    /// line (a message that quotes a file's text, made by a module that cannot know where it
+    /// ends up).
+    public static func line(_ text: String) -> String {
+        escaped(text, keepingLines: false, limit: .max)
+    }
+
+    /// A name quoted into messages and files: `safe`, with newlines and tabs escaped too (a name
+    /// cannot forge a line), and the backslash and double quote as `\\` and `\"` (a quoted name
+    /// reads one way only), cut to `limit` characters (Unicode scalars) and then ending in `…`.
     public static func name(_ text: String, limit: Int = 128) -> String {
         precondition(limit > 0, "a limit must leave something to print")
-        return escaped(text, keepingLines: false, limit: limit)
+        return escaping(text, limit: limit) { scalar in
+            switch scalar {
+            case "\\": return "\\\\"
+            case "\"": return "\\\""
+            default: return escape(scalar, keepingLines: false)
+            }
+        }
     }
 
     private static func escaped(_ text: String, keepingLines: Bool, limit: Int) -> String {

@@ -1,24 +1,28 @@
+import Console
+
 /// A kit ready to play: every sample at the output rate, pan gains worked out.
 ///
 /// Immutable, so it can be handed to the audio thread by pointer and read there without locks.
 /// Thread safety: immutable; share freely. Real-time safety: reading is plain memory access.
 public final class Kit: Sendable {
-    /// The kit's name (`kit=` in the brain's TXT record).
+    /// The kit's name (`kit=` in the brain's TXT record), as the kit file gave it but made safe to
+    /// print and to send (`TerminalText.name`: a kit file names itself; at most 64 characters).
     public let name: String
     /// The drums, in the kit file's order.
     public let drums: [Drum]
     /// The rate every sample is at.
     public let sampleRate: Double
     /// What the kit file named and the kit left out, one line each (a sample file missing or
-    /// unreadable, and an instrument with no sample left), for the user to be told.
+    /// unreadable, and an instrument with no sample left), for the user to be told; each made safe
+    /// to print (the names in it are the kit file's).
     public let leftOut: [String]
 
     /// Creates a kit.
     public init(name: String, drums: [Drum], sampleRate: Double, leftOut: [String] = []) {
-        self.name = name
+        self.name = TerminalText.name(name, limit: 64)
         self.drums = drums
         self.sampleRate = sampleRate
-        self.leftOut = leftOut
+        self.leftOut = leftOut.map { TerminalText.line($0) }
     }
 
     /// The index of the drum named `name`, or nil.
@@ -90,7 +94,7 @@ public final class Kit: Sendable {
         public var minVelocity: Double
         /// Highest velocity for this layer, 0...1.
         public var maxVelocity: Double
-        /// Where it came from, for `check-kit`.
+        /// Where it came from, for `check-kit` (the kit file's name for it, made safe to print).
         public var source: String
 
         /// Creates a layer.
@@ -98,7 +102,7 @@ public final class Kit: Sendable {
             self.buffer = buffer
             self.minVelocity = minVelocity
             self.maxVelocity = maxVelocity
-            self.source = source
+            self.source = TerminalText.name(source, limit: 256)
         }
     }
 }

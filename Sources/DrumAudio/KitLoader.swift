@@ -1,3 +1,4 @@
+import Console
 import TextSearch
 import Synchronization
 #if canImport(Glibc)
@@ -136,7 +137,7 @@ public enum KitLoader {
                     let low = layer["min"]?.number ?? 0
                     let high = layer["max"]?.number ?? 1
                     guard low >= 0, high <= 1, low <= high else {
-                        throw .badKit(path: file, detail: "drum \"\(drumName)\": layer \"\(sample)\" needs 0 ≤ min ≤ max ≤ 1")
+                        throw .badKit(path: file, detail: "drum \"\(drumName)\": layer \"\(TerminalText.name(sample))\" needs 0 ≤ min ≤ max ≤ 1")
                     }
                     layerSpecs.append((sample, low, high))
                 }

@@ -13,7 +13,7 @@ import Glibc
 /// producer); the rest from the control side.
 final class BrainVisual: Sendable {
     let renderer: VisualRenderer
-    /// The kit's name for the status line, made safe for the terminal (a kit file names itself).
+    /// The kit's name for the status line (`Kit.name`: already made safe to print).
     private let kitName: Mutex<String>
 
     /// Whether to draw: `--visual` / `--no-visual`, else whether standard output is a terminal.
@@ -21,7 +21,7 @@ final class BrainVisual: Sendable {
 
     /// Takes the terminal and starts drawing `kit`.
     init(kit: Kit) {
-        kitName = Mutex(TerminalText.name(kit.name, limit: 64))
+        kitName = Mutex(kit.name)
         renderer = VisualRenderer(
             drums: Self.drums(of: kit),
             configuration: .init(colorMode: .forCurrentEnvironment, seed: UInt64.random(in: 0...UInt64.max)))
@@ -43,7 +43,7 @@ final class BrainVisual: Sendable {
 
     /// The kit after a reload: its drums, and its name on the status line.
     func setKit(_ kit: Kit) {
-        kitName.withLock { $0 = TerminalText.name(kit.name, limit: 64) }
+        kitName.withLock { $0 = kit.name }
         renderer.setKit(Self.drums(of: kit))
     }
 

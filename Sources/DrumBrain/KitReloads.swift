@@ -9,7 +9,9 @@ import Glibc
 /// the brain's run: SIGHUP's default action ends the process, and systemd counts that a clean
 /// exit, so a `systemctl reload` while the brain still loaded its kit (seconds for a large one)
 /// ended it for good. A reload asked for before the brain can do one is done once it can
-/// (`ready`); several asked for meanwhile are one.
+/// (`ready`); several asked for meanwhile are one. Reloads run one at a time, on a queue of
+/// their own, and `cancel` waits for one under way: a stopping brain does not swap a kit into
+/// an engine it has stopped.
 struct KitReloads {
     private let requests = Requests()
     private let source: DispatchSourceSignal
@@ -19,33 +21,51 @@ struct KitReloads {
         source = CaughtSignal.source(SIGHUP) { requests.arrive() }
     }
 
-    /// From now on each SIGHUP runs `reload` (on a Dispatch thread); one that came before runs
-    /// it now, on a Dispatch thread too.
+    /// From now on each SIGHUP runs `reload` (on the reloads' queue); one that came before runs
+    /// it now, on that queue too.
     func ready(_ reload: @escaping @Sendable () -> Void) {
-        if requests.ready(reload) { DispatchQueue.global().async(execute: reload) }
+        requests.ready(reload)
     }
 
-    /// No more reloads.
-    func cancel() { source.cancel() }
+    /// No more reloads; returns once one under way has finished.
+    func cancel() {
+        source.cancel()
+        requests.cancel()
+    }
 
     private final class Requests: Sendable {
-        private let state = Mutex<(reload: (@Sendable () -> Void)?, asked: Bool)>((nil, false))
+        private let state = Mutex<(reload: (@Sendable () -> Void)?, asked: Bool, cancelled: Bool)>((nil, false, false))
+        private let queue = DispatchQueue(label: "drumbrain.kit-reloads")
 
+        /// A SIGHUP: a reload queued, or remembered until `ready`.
         func arrive() {
-            let reload = state.withLock { state in
+            let ready = state.withLock { state in
                 if state.reload == nil { state.asked = true }
-                return state.reload
+                return state.reload != nil && !state.cancelled
             }
-            reload?()
+            if ready { queue.async { self.runCurrent() } }
         }
 
-        /// Sets the reload; returns whether one was asked for before.
-        func ready(_ reload: @escaping @Sendable () -> Void) -> Bool {
-            state.withLock { state in
+        /// Sets the reload, and queues one that was asked for before.
+        func ready(_ reload: @escaping @Sendable () -> Void) {
+            let asked = state.withLock { state in
                 state.reload = reload
                 defer { state.asked = false }
-                return state.asked
+                return state.asked && !state.cancelled
             }
+            if asked { queue.async { self.runCurrent() } }
+        }
+
+        /// No reload starts from now on; waits for one under way.
+        func cancel() {
+            state.withLock { $0.cancelled = true }
+            queue.sync {}
+        }
+
+        /// On the queue: the reload, unless cancelled meanwhile.
+        private func runCurrent() {
+            guard let reload = state.withLock({ $0.cancelled ? nil : $0.reload }) else { return }
+            reload()
         }
     }
 }

@@ -450,11 +450,13 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    /// The service's TXT records (DESIGN.md §7): `proto=1` and `kit=NAME`, the name made
-    /// printable (a kit file names itself) and cut to 60 characters, so the record stays within
-    /// DNS-SD's 255 bytes.
+    /// The service's TXT records (docs/architecture.md, Discovery): `proto=1` and `kit=NAME`, the
+    /// name (already printable: `Kit.name`) cut at a character so that the record stays within
+    /// DNS-SD's 255 bytes, which Avahi holds every record to (a longer one is not published).
     static func txtRecords(kitName: String) -> [String] {
-        ["proto=1", "kit=" + TerminalText.name(kitName, limit: 60)]
+        var name = Substring(kitName)
+        while name.utf8.count > 255 - "kit=".utf8.count { name = name.dropLast() }
+        return ["proto=1", "kit=" + name]
     }
 
     /// Publishes the brain through Avahi, saying what happens; nil where Avahi cannot be used.

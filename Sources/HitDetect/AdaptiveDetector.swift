@@ -82,8 +82,8 @@ import Glibc
 ///   low-pass blurs the swing back into the shock, and the share asked is `slowRebound` (0.42):
 ///   a bumped 100 Hz pad fired 94–128 times before, 30–112 after. It judges every candidate,
 ///   not only those from rest (70 ms after the last peak, as until `reboundFromRestOnly` was
-///   turned off): a cymbal's bump 55–110 ms behind the pad's own stroke, on its ringing, passed
-///   for a strike (the simulated bumps stands, seeds 1–8 at 200 and 250 Hz: 289 → 128 hits no
+///   turned off): a cymbal's bump right behind the pad's own stroke (under 70 ms after its last
+///   peak), on the stroke's ringing, passed for a strike (the simulated bumps stands, seeds 1–8 at 200 and 250 Hz: 289 → 128 hits no
 ///   strike explains, not one strike fewer).
 /// - **Lean test (under 500 Hz, given x and y):** a stick drives the pad along much the same way
 ///   every time, while what comes through the stand (a cymbal's bump, a neighbour's crosstalk)

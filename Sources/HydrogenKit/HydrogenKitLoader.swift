@@ -1,3 +1,4 @@
+import Console
 import DrumAudio
 import Foundation
 #if canImport(FoundationXML)
@@ -138,7 +139,7 @@ public enum HydrogenKitLoader {
             var layers: [Kit.Layer] = []
             for spec in layerSpecs {
                 guard let filename = spec.filename, !filename.isEmpty else {
-                    throw .badKit(path: file, detail: "instrument \"\(instrumentName)\": a layer has no <filename>")
+                    throw .badKit(path: file, detail: "instrument \"\(TerminalText.name(instrumentName))\": a layer has no <filename>")
                 }
                 if failedFiles.contains(filename) { continue }
                 var buffer: AudioBuffer
@@ -152,7 +153,7 @@ public enum HydrogenKitLoader {
                     default: throw error
                     }
                     failedFiles.insert(filename)
-                    leftOut.append("sample \(filename) (instrument \"\(instrumentName)\"): \(why); left out")
+                    leftOut.append("sample \(TerminalText.name(filename)) (instrument \"\(TerminalText.name(instrumentName))\"): \(why); left out")
                     continue
                 }
                 let layerGain = Float(spec.gain)
@@ -164,7 +165,7 @@ public enum HydrogenKitLoader {
                                         maxVelocity: max(0, min(1, spec.maxVelocity)), source: filename))
             }
             guard !layers.isEmpty else {
-                leftOut.append("instrument \"\(instrumentName)\" (\(name)): no sample left; left out")
+                leftOut.append("instrument \"\(TerminalText.name(instrumentName))\" (\(name)): no sample left; left out")
                 continue
             }
             // Its MIDI note: the kit's `midiOutNote`; without one, General MIDI's for its name,
@@ -178,7 +179,7 @@ public enum HydrogenKitLoader {
                                   layers: layers, note: note))
         }
         if !muted.isEmpty {
-            leftOut.append("instrument\(muted.count == 1 ? "" : "s") " + muted.map { "\"\($0)\"" }.joined(separator: ", ")
+            leftOut.append("instrument\(muted.count == 1 ? "" : "s") " + muted.map { "\"\(TerminalText.name($0))\"" }.joined(separator: ", ")
                            + ": muted in the kit (<isMuted>); left out")
         }
         guard !drums.isEmpty else {

@@ -1,3 +1,4 @@
+import Console
 import CEvdev
 
 /// What an evdev node says about itself, from libevdev when it can be opened, else from sysfs.
@@ -57,7 +58,8 @@ public struct EvdevInfo: Sendable {
     /// Reads an open libevdev device.
     init(device: OpaquePointer, path: String) {
         self.path = path
-        name = libevdev_get_name(device).map { String(cString: $0) } ?? ""
+        // A device names itself (a USB controller's strings): made safe to print and to write.
+        name = TerminalText.name(libevdev_get_name(device).map { String(cString: $0) } ?? "")
         accelerometerProperty = libevdev_has_property(device, UInt32(INPUT_PROP_ACCELEROMETER)) == 1
         var axes: [AbsInfo?] = []
         var has: [Bool] = []

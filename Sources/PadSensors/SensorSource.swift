@@ -93,9 +93,10 @@ public final class SensorSource {
 
     /// `# key: value` metadata for a sensor log of this source: device, driver kind, units per g
     /// of z, whether times are the sensor's own. Each value is one line of printable text
-    /// (`TerminalText.name`): a device path given on the command line may hold anything.
+    /// (`TerminalText.line`; the device's name already is): a device path given on the command
+    /// line may hold anything.
     public var metadata: [(key: String, value: String)] {
-        rawMetadata.map { ($0.key, TerminalText.name($0.value, limit: 256)) }
+        rawMetadata.map { ($0.key, TerminalText.line($0.value)) }
     }
 
     private var rawMetadata: [(key: String, value: String)] {

@@ -6,7 +6,8 @@ import TestSupport
 
 /// A kit file's text never reaches the terminal raw: its name in `check-kit`'s listing and the
 /// brain's messages, a bad layer's sample name in the error that stops the brain. Each control
-/// character is written as `\xNN` (`TerminalText`).
+/// character is written as `\xNN` (`TerminalText`), a newline in a name too: a name cannot
+/// forge a line.
 struct UntrustedKitTextTests {
     /// Whether `text` holds a byte that acts on a terminal: ESC or BEL.
     static func acts(_ text: String) -> Bool { text.utf8.contains { $0 == 0x1B || $0 == 0x07 } }
@@ -20,15 +21,16 @@ struct UntrustedKitTextTests {
 
     @Test func aKitsNameIsEscapedInCheckKitAndTheBrainsMessages() {
         let sample = Program.repositoryRoot + "/Samples/kit/snare.wav"
-        let folder = Self.kitFolder("{\"name\": \"Evil\\u001b[2J\\u0007Kit\", \"drums\": [{\"name\": \"snare\", \"sample\": \"\(sample)\"}]}")
+        let folder = Self.kitFolder("{\"name\": \"Evil\\u001b[2J\\u0007Kit\\nhit drum=forged\", \"drums\": [{\"name\": \"snare\", \"sample\": \"\(sample)\"}]}")
         defer { _ = Program.runTool("rm", ["-rf", folder]) }
         let check = Program.run("drumbrain", ["check-kit", folder])
         #expect(check.status == 0, "\(check.stderr)")
-        #expect(!Self.acts(check.stdout) && check.stdout.contains("kit \"Evil\\x1B[2J\\x07Kit\""), "\(check.stdout.debugDescription)")
+        #expect(!Self.acts(check.stdout) && check.stdout.contains("kit \"Evil\\x1B[2J\\x07Kit\\x0Ahit drum=forged\""), "\(check.stdout.debugDescription)")
         MIDIFileTests.write("t,drum,velocity\n0.1,snare,0.8\n", to: folder + "/hits.csv")
         let render = Program.run("drumbrain", ["render", "--kit", folder, "--hits", folder + "/hits.csv", "--out", folder + "/out.wav"])
         #expect(render.status == 0, "\(render.stderr)")
-        #expect(!Self.acts(render.stderr) && render.stderr.contains("kit \"Evil\\x1B[2J\\x07Kit\""), "\(render.stderr.debugDescription)")
+        #expect(!(check.stdout + render.stderr).contains("\nhit drum=forged"))
+        #expect(!Self.acts(render.stderr) && render.stderr.contains("kit \"Evil\\x1B[2J\\x07Kit\\x0Ahit drum=forged\""), "\(render.stderr.debugDescription)")
     }
 
     @Test func aBadKitsTextIsEscapedInTheErrorThatStopsTheBrain() {

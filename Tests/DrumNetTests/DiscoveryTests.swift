@@ -69,16 +69,41 @@ struct DiscoveryTests {
             Program.runTool(avahi.script, ["run", avahi.folder, "avahi-browse", "-rpt", "_drumbrain._tcp"])
                 .stdout.split(separator: "\n").filter { $0.hasPrefix("=") && $0.contains(";txt;") }
         }
-        #expect(eventually(within: 10) { !records().isEmpty && records().allSatisfy { $0.contains("\"kit=First Kit\"") } },
-                "\(records())")
+        // One browse a look: every record it resolved names the kit.
+        func named(_ kit: String) -> Bool {
+            let seen = records()
+            return !seen.isEmpty && seen.allSatisfy { $0.contains("\"kit=\(kit)\"") }
+        }
+        #expect(eventually(within: 10) { named("First Kit") }, "\(records())")
         writeKit("Second Kit")
         kill(brainProcess.pid, SIGHUP)
         #expect(brainProcess.waitForOutput("reloaded kit \"Second Kit\""), "\(brainProcess.output)")
-        #expect(eventually(within: 10) { !records().isEmpty && records().allSatisfy { $0.contains("\"kit=Second Kit\"") } },
-                "\(records())")
+        #expect(eventually(within: 10) { named("Second Kit") }, "\(records())")
         let run = Program.runTool(avahi.script, ["run", avahi.folder, pad, "run", "--drum", "snare", "--replay", shortLog(),
                                                  "--brain-name", "txt", "--wait-for-brain", "30"])
         #expect(run.status == 0 && run.stderr.contains("(kit Second Kit) welcomed"), "\(run.stderr)")
+    }
+
+    /// A kit name whose printable form is longer than a TXT record may be (64 right-to-left
+    /// overrides, each written `\u{202E}`: 512 bytes) is cut to fit, and the brain is published;
+    /// whole, Avahi refused the record and the brain was never found.
+    @Test func aLongKitNameIsCutToFitItsTXTRecord() throws {
+        let avahi = try AvahiSandbox()
+        let folder = "/tmp/drumtest-txtlong-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(folder, 0o755)
+        defer { _ = Program.runTool("rm", ["-rf", folder]) }
+        let json = "{\"name\": \"\(String(repeating: "\\u202e", count: 64))\", \"drums\": [{\"name\": \"snare\", \"sample\": \""
+            + Program.repositoryRoot + "/Samples/kit/snare.wav\"}]}"
+        let file = fopen(folder + "/kit.json", "w")!
+        _ = json.withCString { fputs($0, file) }
+        fclose(file)
+        let brainProcess = BackgroundProcess(avahi.inside([brain, "--name", "long", "--port", "\(freePort())", "--output", "null",
+                                                          "--no-visual", "--kit", folder]))!
+        defer { brainProcess.stop(signal: SIGINT) }
+        #expect(brainProcess.waitForOutput("published as \"long\""), "\(brainProcess.output)")
+        let browse = Program.runTool(avahi.script, ["run", avahi.folder, "avahi-browse", "-rpt", "_drumbrain._tcp"])
+        let resolved = browse.stdout.split(separator: "\n").filter { $0.hasPrefix("=") && $0.contains(";long;") }
+        #expect(!resolved.isEmpty && resolved.allSatisfy { $0.contains("\"kit=\\\\u{202E}") }, "\(browse.stdout)")
     }
 
     @Test func afterTheDaemonRestartsTheBrainIsPublishedAgainAndFound() throws {

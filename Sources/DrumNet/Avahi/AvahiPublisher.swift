@@ -5,8 +5,8 @@ import Synchronization
 /// renames it when another service has its name, republishes when the daemon restarts, and
 /// withdraws it on `stop()`.
 ///
-/// Thread safety: create and stop from any thread; events arrive on Avahi's thread and must be
-/// handed off at once.
+/// Thread safety: create, `setTXT` and stop from any thread but Avahi's own; events arrive on
+/// Avahi's thread (a failed `setTXT`'s on its caller's) and must be handed off at once.
 public final class AvahiPublisher: Sendable {
     /// The DNS-SD service type of brains.
     public static let serviceType = "_drumbrain._tcp"
@@ -26,6 +26,9 @@ public final class AvahiPublisher: Sendable {
     }
 
     private let core: PublisherCore
+    /// The connection to the daemon; nil once stopped. Locks are taken in this order: this one,
+    /// then Avahi's threaded-poll lock, then `core.state` (Avahi's thread takes its own lock,
+    /// then `core.state`, and never this one).
     private let session: Mutex<AvahiSession?>
 
     /// Starts publishing `name` on `port` with TXT records (`proto=1`, `kit=...`).
@@ -41,12 +44,15 @@ public final class AvahiPublisher: Sendable {
     public var name: String { core.state.withLock { $0.name } }
 
     /// Replaces the TXT records (a kit reloaded: `kit=...`): announced at once where the service
-    /// is registered, else used when it is (after the daemon returns, or a collision).
+    /// is registered, else used when it is (after the daemon returns, or a collision). A
+    /// failure is reported through `onEvent` on the calling thread, after the locks are let go.
+    /// Not from an `onEvent` handler (Avahi's thread holds its lock there).
     public func setTXT(_ txt: [String]) {
-        session.withLock { session in
-            guard let session else { return }
-            session.withAvahiLock { _ in core.setTXT(txt) }
+        let failure = session.withLock { session -> String? in
+            guard let session else { return nil }
+            return session.withAvahiLock { _ in core.setTXT(txt) }
         }
+        if let failure { core.onEvent(.failed(failure)) }
     }
 
     /// Withdraws the service and disconnects from the daemon.
@@ -58,7 +64,7 @@ public final class AvahiPublisher: Sendable {
 }
 
 /// The publisher's state and Avahi callbacks; its methods run on Avahi's thread with its lock
-/// held, except `removeGroup`, which the caller runs under that lock.
+/// held, except `removeGroup` and `setTXT`, which the caller runs under that lock.
 final class PublisherCore: Sendable {
     struct State: Sendable {
         var name: String
@@ -87,19 +93,20 @@ final class PublisherCore: Sendable {
     }
 
     /// New TXT records; the caller holds Avahi's lock. A registered service's are updated in
-    /// place (announced to the network); one not registered yet takes them when it is.
-    func setTXT(_ txt: [String]) {
+    /// place (announced to the network); one not registered yet takes them when it is. Returns
+    /// what failed, for the caller to report once the locks are let go.
+    func setTXT(_ txt: [String]) -> String? {
         let (group, name) = state.withLock { s -> (OpaquePointer?, String) in
             s.txt = txt
             return (s.group?.pointer, s.name)
         }
-        guard let group, avahi_entry_group_is_empty(group) == 0 else { return }
+        guard let group, avahi_entry_group_is_empty(group) == 0 else { return nil }
         let list = Self.stringList(txt)
         defer { avahi_string_list_free(list) }
         let result = avahi_entry_group_update_service_txt_strlst(
             group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name,
             AvahiPublisher.serviceType, nil, list)
-        if result < 0 { onEvent(.failed("updating the TXT records of \(name): \(DrumNetError.avahiMessage(result))")) }
+        return result < 0 ? "updating the TXT records of \(name): \(DrumNetError.avahiMessage(result))" : nil
     }
 
     func sessionChanged(_ change: AvahiSession.State) {
