@@ -1,3 +1,5 @@
+import Console
+
 /// Everything that can go wrong loading kits, reading and writing audio files, and opening
 /// outputs. Messages name the file, the drum and the path tried, and the fix where there is one.
 public enum DrumAudioError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -18,7 +20,11 @@ public enum DrumAudioError: Error, Equatable, Sendable, CustomStringConvertible 
     /// An output cannot be opened; carries the reason and what to try.
     case output(name: String, reason: String, hint: String)
 
-    public var description: String {
+    /// One line: the paths and details it quotes may come from a kit file (a sample's name), so
+    /// every control character and newline in them is escaped (`TerminalText.line`).
+    public var description: String { TerminalText.line(text) }
+
+    private var text: String {
         switch self {
         case .unreadableKit(let path, let reason):
             return "\(path): cannot read the kit: \(reason)"

@@ -5,9 +5,13 @@ import Console
 /// Immutable, so it can be handed to the audio thread by pointer and read there without locks.
 /// Thread safety: immutable; share freely. Real-time safety: reading is plain memory access.
 public final class Kit: Sendable {
-    /// The kit's name (`kit=` in the brain's TXT record), as the kit file gave it but made safe to
-    /// print and to send (`TerminalText.name`: a kit file names itself; at most 64 characters).
+    /// The kit's name as the kit file gave it, cut to 200 bytes (at a character): what the brain
+    /// sends pads in its welcome, where the pad escapes it. A kit file names itself: print
+    /// `displayName`, never this.
     public let name: String
+    /// `name` made safe to print (`TerminalText.name`, at most 64 characters before escaping):
+    /// for messages, the visual and the `kit=` TXT record.
+    public let displayName: String
     /// The drums, in the kit file's order.
     public let drums: [Drum]
     /// The rate every sample is at.
@@ -19,7 +23,10 @@ public final class Kit: Sendable {
 
     /// Creates a kit.
     public init(name: String, drums: [Drum], sampleRate: Double, leftOut: [String] = []) {
-        self.name = TerminalText.name(name, limit: 64)
+        var cut = Substring(name)
+        while cut.utf8.count > 200 { cut = cut.dropLast() }
+        self.name = String(cut)
+        displayName = TerminalText.name(name, limit: 64)
         self.drums = drums
         self.sampleRate = sampleRate
         self.leftOut = leftOut.map { TerminalText.line($0) }

@@ -21,7 +21,7 @@ final class BrainVisual: Sendable {
 
     /// Takes the terminal and starts drawing `kit`.
     init(kit: Kit) {
-        kitName = Mutex(kit.name)
+        kitName = Mutex(kit.displayName)
         renderer = VisualRenderer(
             drums: Self.drums(of: kit),
             configuration: .init(colorMode: .forCurrentEnvironment, seed: UInt64.random(in: 0...UInt64.max)))
@@ -43,7 +43,7 @@ final class BrainVisual: Sendable {
 
     /// The kit after a reload: its drums, and its name on the status line.
     func setKit(_ kit: Kit) {
-        kitName.withLock { $0 = kit.name }
+        kitName.withLock { $0 = kit.displayName }
         renderer.setKit(Self.drums(of: kit))
     }
 

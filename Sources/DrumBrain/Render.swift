@@ -42,11 +42,11 @@ struct Render: ParsableCommand {
             try SoundFile.writeWAV(out, interleaved: buffer, channels: 2, sampleRate: Int(loaded.sampleRate), pcm16: pcm16)
         }
         if !unknown.isEmpty {
-            printError("drumbrain render: the kit \"\(loaded.name)\" has no \(unknown.joined(separator: ", ")); "
+            printError("drumbrain render: the kit \"\(loaded.displayName)\" has no \(unknown.joined(separator: ", ")); "
                        + "those hits were skipped (drums: \(loaded.drums.map(\.name).joined(separator: ", ")))")
         }
         let seconds = Double(samples.count / 2) / loaded.sampleRate
-        printError("drumbrain render: \(list.count) hits with kit \"\(loaded.name)\" → \(out) "
+        printError("drumbrain render: \(list.count) hits with kit \"\(loaded.displayName)\" → \(out) "
                    + "(\(DecimalFormatting.string(seconds, decimals: 3)) s, \(Int(loaded.sampleRate)) Hz stereo)")
     }
 }
@@ -64,7 +64,7 @@ struct CheckKit: ParsableCommand {
         let kitPath = try path ?? BundledKit.path()
         let kit = try KitLoader.load(kitPath)
         // Names and paths from the kit file: StandardOutput makes them safe for a terminal.
-        StandardOutput.line("kit \"\(kit.name)\" (\(kitPath)): \(kit.drums.count) drums at \(Int(kit.sampleRate)) Hz"
+        StandardOutput.line("kit \"\(kit.displayName)\" (\(kitPath)): \(kit.drums.count) drums at \(Int(kit.sampleRate)) Hz"
                             + (kit.leftOut.isEmpty ? "" : "; \(kit.leftOut.count) left out (below)"))
         for drum in kit.drums {
             let layers = drum.layers.map { layer in

@@ -124,7 +124,7 @@ struct KitReplayCommand: ParsableCommand {
             let stem = Self.stem(path)
             let drum = found.drum ?? stem
             if loadedKit.index(of: drum) == nil {
-                printError("drumbrain replay: \(path): the kit \"\(loadedKit.name)\" has no drum \(drum): the pad's hits are decided "
+                printError("drumbrain replay: \(path): the kit \"\(loadedKit.displayName)\" has no drum \(drum): the pad's hits are decided "
                            + "and written as any pad's, but sound nothing (a `# drum:` line in the log names the pad's drum)")
             }
             printError("drumbrain replay: \(path): \(found.samples) samples"

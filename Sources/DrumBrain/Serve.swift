@@ -217,7 +217,7 @@ struct Serve: AsyncParsableCommand {
                           sequencer.inPort.map { "port \(sequencer.address($0)) \"midi in\" (aconnect KEYBOARD \(sequencer.address($0)))" }]
                            .compactMap { $0 }.joined(separator: "; "))
         }
-        printError("drumbrain: kit \"\(loadedKit.name)\" (\(loadedKit.drums.map(\.name).joined(separator: ", "))) → \(engine.outputDescription)"
+        printError("drumbrain: kit \"\(loadedKit.displayName)\" (\(loadedKit.drums.map(\.name).joined(separator: ", "))) → \(engine.outputDescription)"
                    + (record.map { "; recording to \($0)" } ?? ""))
         for _ in 0..<100 where engine.status.realtime == nil { try await Task.sleep(for: .milliseconds(5)) }
         if engine.status.realtime == false && jack != nil {
@@ -236,7 +236,7 @@ struct Serve: AsyncParsableCommand {
         let drums = DrumMap(kit: loadedKit, generation: engine.mixer.kit.generation)
         let groups = try Self.crosstalkGroups(crosstalkGroup)
         for drum in groups.joined() where drums.lookup(drum) == nil {
-            throw ValidationError("--crosstalk-group: the kit \"\(loadedKit.name)\" has no drum \(drum) "
+            throw ValidationError("--crosstalk-group: the kit \"\(loadedKit.displayName)\" has no drum \(drum) "
                                   + "(it has \(drums.names.joined(separator: ", ")))")
         }
         let rule = CrosstalkCanceller.Configuration(window: crosstalkWindowMs / 1000, ratio: crosstalkRatio,
@@ -361,19 +361,24 @@ struct Serve: AsyncParsableCommand {
         printError("drumbrain \"\(brainName)\" listening on \(bind):\(server.port)")
         let publisher = publish(brainName: brainName, port: server.port, kitName: loadedKit.name)
         // From here on a SIGHUP (and one that came earlier) reloads the kit.
-        reloads?.ready {
+        reloads?.ready { commit in
+            printError("drumbrain: reloading the kit from \(kitPath)")
             do {
                 let fresh = try KitLoader.load(kitPath, sampleRate: Double(rate))
                 for line in fresh.leftOut { printError("drumbrain: kit \(kitPath): \(line)") }
-                let generation = engine.mixer.swap(to: fresh)
-                drums.replace(kit: fresh, generation: generation)
-                kitNotes.withLock { $0 = fresh.drums.map(\.midiNote) }
-                midiInput?.setKit(names: fresh.drums.map(\.name), notes: fresh.drums.map(\.midiNote))
-                visual?.setKit(fresh)
-                publisher?.setTXT(Self.txtRecords(kitName: fresh.name))
-                server.setKitName(fresh.name)
-                printError("drumbrain: reloaded kit \"\(fresh.name)\" from \(kitPath) "
-                           + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
+                // Swapped in and announced unless the brain is stopping meanwhile.
+                let swapped = commit {
+                    let generation = engine.mixer.swap(to: fresh)
+                    drums.replace(kit: fresh, generation: generation)
+                    kitNotes.withLock { $0 = fresh.drums.map(\.midiNote) }
+                    midiInput?.setKit(names: fresh.drums.map(\.name), notes: fresh.drums.map(\.midiNote))
+                    visual?.setKit(fresh)
+                    publisher?.setTXT(Self.txtRecords(kitName: fresh.name))
+                    server.setKitName(fresh.name)
+                    printError("drumbrain: reloaded kit \"\(fresh.displayName)\" from \(kitPath) "
+                               + "(\(fresh.drums.map(\.name).joined(separator: ", ")))")
+                }
+                if !swapped { printError("drumbrain: stopping; the kit loaded meanwhile is not swapped in") }
             } catch {
                 printError("drumbrain: kit not reloaded, still playing the previous one: \(error)")
             }
@@ -451,11 +456,17 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The service's TXT records (docs/architecture.md, Discovery): `proto=1` and `kit=NAME`, the
-    /// name (already printable: `Kit.name`) cut at a character so that the record stays within
-    /// DNS-SD's 255 bytes, which Avahi holds every record to (a longer one is not published).
+    /// name made printable (`TerminalText.name`, as `Kit.displayName`) and cut, before an escape
+    /// and marked `…`, so that the record stays within DNS-SD's 255 bytes, which Avahi holds every
+    /// record to (a longer one is not published).
     static func txtRecords(kitName: String) -> [String] {
-        var name = Substring(kitName)
-        while name.utf8.count > 255 - "kit=".utf8.count { name = name.dropLast() }
+        let room = 255 - "kit=".utf8.count
+        var limit = 64
+        var name = TerminalText.name(kitName, limit: limit)
+        while name.utf8.count > room && limit > 1 {
+            limit -= 1
+            name = TerminalText.name(kitName, limit: limit)
+        }
         return ["proto=1", "kit=" + name]
     }
 

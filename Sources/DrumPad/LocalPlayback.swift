@@ -22,14 +22,14 @@ final class LocalPlayback {
         let kit = try KitLoader.load(path, sampleRate: 48_000)
         for line in kit.leftOut { printError("drumpad: --local kit \(path): \(line)") }
         guard let index = kit.drums.firstIndex(where: { $0.name == drum }) else {
-            throw DrumPadError.usage("--local: kit \"\(kit.name)\" (\(path)) has no drum \"\(drum)\"; it has "
+            throw DrumPadError.usage("--local: kit \"\(kit.displayName)\" (\(path)) has no drum \"\(drum)\"; it has "
                                      + kit.drums.map(\.name).joined(separator: ", "))
         }
         // A pad's board is small: a larger period than the brain's costs little here.
         engine = try AudioEngine(kit: kit, configuration: .init(output: target, periodFrames: 256, periods: 3))
         drumIndex = index
         engine.start()
-        description = "\(drum) from kit \"\(kit.name)\" → \(engine.outputDescription)"
+        description = "\(drum) from kit \"\(kit.displayName)\" → \(engine.outputDescription)"
     }
 
     /// Starts the drum now. Thread safety: call from one thread (the sensor loop) only.

@@ -106,7 +106,11 @@ public enum HydrogenKitLoader {
         for instrument in instruments {
             let instrumentName = instrument.string("name") ?? ""
             var name = KitLoader.drumName(from: instrumentName)
-            if name.isEmpty { name = "instrument-\(instrument.string("id") ?? "\(drums.count)")" }
+            // The id as the drum's name only where it is a plain number (it is the kit file's text).
+            if name.isEmpty {
+                let id = instrument.string("id").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                name = "instrument-\(id ?? drums.count)"
+            }
             var unique = name, suffix = 2
             while drums.contains(where: { $0.name == unique }) {
                 unique = "\(name)-\(suffix)"

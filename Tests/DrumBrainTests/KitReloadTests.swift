@@ -76,23 +76,20 @@ struct KitReloadTests {
         #expect(brain.stop(signal: SIGINT) == 0)
     }
 
-    /// A stop while a reload is under way waits for it: the new kit is swapped in (and said)
-    /// before the brain stops its engine, never after. Before, the brain stopped at once and the
-    /// reload went on beside it.
+    /// A stop while a reload loads its kit is not held up by the load (seconds for a large kit),
+    /// and the kit it loads is never swapped into the stopped brain: the brain stops and exits
+    /// cleanly, and says no reload. (With the stop made to wait for the whole reload, the new kit
+    /// came in first, and a second Ctrl-C could not cut the wait short.)
     @Test(.enabled(if: bigKitsInstalled, "needs Debian's hydrogen-data and hydrogen-drumkits"))
-    func aStopWaitsForAReloadUnderWay() throws {
+    func aStopIsNotHeldUpByAReloadsLoad() throws {
         let brain = try #require(BackgroundProcess([Program.productsFolder + "/drumbrain", "--port", "\(freePort())", "--output", "null",
                                                     "--no-visual", "--stand-state", "none",
                                                     "--kit", "/usr/share/hydrogen/data/drumkits/BJA_Pacific"]))
         #expect(brain.waitForOutput("listening on", within: 60), "\(brain.output)")
         kill(brain.pid, SIGHUP)
-        usleep(300_000)  // the reload under way: 32 MB to resample take seconds
-        let early = brain.output
+        #expect(brain.waitForOutput("reloading the kit from", within: 10), "\(brain.output)")
         #expect(brain.stop(signal: SIGINT) == 0)
         let output = brain.output
-        #expect(!early.contains("reloaded kit"), "the reload was over before the stop: \(early)")
-        let reloaded = try #require(output.range(of: "reloaded kit \"BJA_Pacific\""), "\(output)")
-        let stopping = try #require(output.range(of: "drumbrain: stopping"), "\(output)")
-        #expect(reloaded.upperBound <= stopping.lowerBound, "\(output)")
+        #expect(output.contains("drumbrain: stopping") && !output.contains("reloaded kit"), "\(output)")
     }
 }

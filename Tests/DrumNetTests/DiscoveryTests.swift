@@ -101,9 +101,16 @@ struct DiscoveryTests {
                                                           "--no-visual", "--kit", folder]))!
         defer { brainProcess.stop(signal: SIGINT) }
         #expect(brainProcess.waitForOutput("published as \"long\""), "\(brainProcess.output)")
-        let browse = Program.runTool(avahi.script, ["run", avahi.folder, "avahi-browse", "-rpt", "_drumbrain._tcp"])
-        let resolved = browse.stdout.split(separator: "\n").filter { $0.hasPrefix("=") && $0.contains(";long;") }
-        #expect(!resolved.isEmpty && resolved.allSatisfy { $0.contains("\"kit=\\\\u{202E}") }, "\(browse.stdout)")
+        // Cut before an escape, and marked: 31 whole `\u{202E}` and `…` (255 bytes with `kit=`;
+        // avahi-browse writes a backslash as two and the `…` as its bytes, `\226\128\166`).
+        var seen = ""
+        #expect(eventually(within: 10) {
+            seen = Program.runTool(avahi.script, ["run", avahi.folder, "avahi-browse", "-rpt", "_drumbrain._tcp"]).stdout
+            let resolved = seen.split(separator: "\n").filter { $0.hasPrefix("=") && $0.contains(";long;") }
+            return !resolved.isEmpty && resolved.allSatisfy {
+                $0.contains("\"kit=" + String(repeating: "\\\\u{202E}", count: 31) + "\\226\\128\\166\"")
+            }
+        }, "\(seen)")
     }
 
     @Test func afterTheDaemonRestartsTheBrainIsPublishedAgainAndFound() throws {
