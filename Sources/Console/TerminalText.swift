@@ -7,9 +7,9 @@
 /// C0 controls but the newline and tab, DEL and C1 controls are written as `\xNN`, Unicode's line
 /// and paragraph separators and bidirectional controls as `\u{NNNN}`; everything else is
 /// unchanged, and text that needs none of it comes back as it was (the common case, checked
-/// first). `name` does the same to a single name (a device's, a kit's), newline and tab
-/// included, and cuts it to a length. Names from the wire have their own, stricter escaping
-/// (`WireText`: spaces and backslashes too, for `key=value` lines).
+/// first). `line` escapes the newline and tab too (one line of a message), and `name` a single
+/// name's (a device's, a kit's) backslash and double quote as well, and cuts it to a length. Names
+/// from the wire have their own escaping (`WireText`: spaces too, for `key=value` lines).
 ///
 /// Thread safety: pure.
 public enum TerminalText {

@@ -403,10 +403,11 @@ struct Serve: AsyncParsableCommand {
         let visualStatus = visual?.follow(server: server, engine: engine, brainName: brainName,
                                           listening: "\(bind):\(server.port)")
         await stop.wait()
+        // First: no kit is swapped in from here on (one being swapped is waited for).
+        reloads?.cancel()
         visualStatus?.cancel()
         underruns.cancel()
         visual?.stop()
-        reloads?.cancel()
         printError("drumbrain: stopping")
         midiFollower?.stop()
         sequencer?.stopInput()
