@@ -5,9 +5,9 @@ import Console
 /// Immutable, so it can be handed to the audio thread by pointer and read there without locks.
 /// Thread safety: immutable; share freely. Real-time safety: reading is plain memory access.
 public final class Kit: Sendable {
-    /// The kit's name as the kit file gave it, cut to 200 bytes (at a character): what the brain
-    /// sends pads in its welcome, where the pad escapes it. A kit file names itself: print
-    /// `displayName`, never this.
+    /// The kit's name as the kit file gave it, cut to 200 bytes (at a character) and with any NUL
+    /// as U+FFFD (an OSC string cannot hold one): what the brain sends pads in its welcome, where
+    /// the pad escapes it. A kit file names itself: print `displayName`, never this.
     public let name: String
     /// `name` made safe to print (`TerminalText.name`, at most 64 characters before escaping):
     /// for messages, the visual and the `kit=` TXT record.
@@ -23,13 +23,26 @@ public final class Kit: Sendable {
 
     /// Creates a kit.
     public init(name: String, drums: [Drum], sampleRate: Double, leftOut: [String] = []) {
-        var cut = Substring(name)
-        while cut.utf8.count > 200 { cut = cut.dropLast() }
-        self.name = String(cut)
-        displayName = TerminalText.name(name, limit: 64)
+        self.name = Self.wireName(name)
+        displayName = TerminalText.name(self.name, limit: 64)
         self.drums = drums
         self.sampleRate = sampleRate
         self.leftOut = leftOut.map { TerminalText.line($0) }
+    }
+
+    /// `name` with NULs as U+FFFD, cut to 200 UTF-8 bytes after a whole character (built forwards:
+    /// a long name costs one pass).
+    static func wireName(_ name: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars { scalars.append(scalar.value == 0 ? "\u{FFFD}" : scalar) }
+        var out = ""
+        var bytes = 0
+        for character in String(scalars) {
+            bytes += character.utf8.count
+            guard bytes <= 200 else { break }
+            out.append(character)
+        }
+        return out
     }
 
     /// The index of the drum named `name`, or nil.

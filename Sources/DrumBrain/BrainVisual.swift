@@ -13,7 +13,7 @@ import Glibc
 /// producer); the rest from the control side.
 final class BrainVisual: Sendable {
     let renderer: VisualRenderer
-    /// The kit's name for the status line (`Kit.name`: already made safe to print).
+    /// The kit's name for the status line (`Kit.displayName`: already made safe to print).
     private let kitName: Mutex<String>
 
     /// Whether to draw: `--visual` / `--no-visual`, else whether standard output is a terminal.

@@ -108,7 +108,7 @@ public enum HydrogenKitLoader {
             var name = KitLoader.drumName(from: instrumentName)
             // The id as the drum's name only where it is a plain number (it is the kit file's text).
             if name.isEmpty {
-                let id = instrument.string("id").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                let id = instrument.string("id").flatMap { UInt($0.trimmingCharacters(in: .whitespaces)) }.map { Int(clamping: $0) }
                 name = "instrument-\(id ?? drums.count)"
             }
             var unique = name, suffix = 2

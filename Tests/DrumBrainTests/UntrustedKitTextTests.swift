@@ -35,24 +35,26 @@ struct UntrustedKitTextTests {
 
     /// The welcome carries the kit's name as its file gave it, and the pad escapes it once: a
     /// backslash shows as `\\`, an escape as `\x1B`, quotes as they are (escaped by the brain as
-    /// well, a backslash showed as four).
+    /// well, a backslash showed as four); a NUL, which an OSC string cannot hold, as U+FFFD (sent
+    /// as it was, it stopped the brain on the encoder's precondition when the pad said hello).
     @Test func aPadIsWelcomedWithTheKitsNameEscapedOnce() throws {
         let sample = Program.repositoryRoot + "/Samples/kit/snare.wav"
-        let folder = Self.kitFolder("{\"name\": \"a\\\\b \\\"c\\\"\\u001b\", \"drums\": [{\"name\": \"snare\", \"sample\": \"\(sample)\"}]}")
+        let folder = Self.kitFolder("{\"name\": \"a\\\\b \\\"c\\\"\\u001b\\u0000\", \"drums\": [{\"name\": \"snare\", \"sample\": \"\(sample)\"}]}")
         defer { _ = Program.runTool("rm", ["-rf", folder]) }
         let port = freePort()
         let brain = try #require(BackgroundProcess([Program.productsFolder + "/drumbrain", "--kit", folder, "--output", "null",
                                                     "--port", "\(port)", "--no-visual", "--stand-state", "none"]))
         defer { brain.stop(signal: SIGINT) }
         #expect(brain.waitForOutput("listening on"), "\(brain.output)")
-        #expect(brain.output.contains("kit \"a\\\\b \\\"c\\\"\\x1B\""), "\(brain.output)")
+        #expect(brain.output.contains("kit \"a\\\\b \\\"c\\\"\\x1B\u{FFFD}\""), "\(brain.output)")
         var log = "# drumpad sensor log v1\nt,z\n"
         for i in 0..<50 { log += "\(Double(i) * 0.004),\(i == 10 ? 2.5 : 1.0)\n" }
         let path = Program.temporaryFile(log)
         defer { unlink(path) }
         let pad = Program.run("drumpad", ["run", "--drum", "snare", "--replay", path, "--brain", "127.0.0.1:\(port)"])
         #expect(pad.status == 0, "\(pad.stderr)")
-        #expect(!Self.acts(pad.stderr) && pad.stderr.contains("(kit a\\\\b \"c\"\\x1B) welcomed"), "\(pad.stderr)")
+        #expect(!Self.acts(pad.stderr) && pad.stderr.contains("(kit a\\\\b \"c\"\\x1B\u{FFFD}) welcomed"), "\(pad.stderr)")
+        #expect(!brain.hasExited, "\(brain.output)")
     }
 
     @Test func aBadKitsTextIsEscapedInTheErrorThatStopsTheBrain() {
