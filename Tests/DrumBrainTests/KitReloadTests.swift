@@ -76,6 +76,29 @@ struct KitReloadTests {
         #expect(brain.stop(signal: SIGINT) == 0)
     }
 
+    /// SIGHUPs that come while a reload loads its kit (seconds for a large one) are one more
+    /// reload, not one each: five in a row load the kit twice.
+    @Test(.enabled(if: bigKitsInstalled, "needs Debian's hydrogen-data and hydrogen-drumkits"))
+    func hangUpsWhileAReloadLoadsAreOneMore() throws {
+        let brain = try #require(BackgroundProcess([Program.productsFolder + "/drumbrain", "--port", "\(freePort())", "--output", "null",
+                                                    "--no-visual", "--stand-state", "none",
+                                                    "--kit", "/usr/share/hydrogen/data/drumkits/BJA_Pacific"]))
+        #expect(brain.waitForOutput("listening on", within: 60), "\(brain.output)")
+        kill(brain.pid, SIGHUP)
+        #expect(brain.waitForOutput("reloading the kit from", within: 10), "\(brain.output)")
+        for _ in 0..<4 {
+            kill(brain.pid, SIGHUP)
+            usleep(20_000)
+        }
+        let early = brain.output
+        #expect(eventually(within: 120) { brain.output.components("reloaded kit") >= 2 }, "\(brain.output)")
+        usleep(500_000)  // a third would have started by now
+        #expect(brain.stop(signal: SIGINT) == 0)
+        let output = brain.output
+        #expect(!early.contains("reloaded kit"), "the first load was over before the other hang-ups: \(early)")
+        #expect(output.components("reloading the kit from") == 2 && output.components("reloaded kit") == 2, "\(output)")
+    }
+
     /// A stop while a reload loads its kit is not held up by the load (seconds for a large kit),
     /// and the kit it loads is never swapped into the stopped brain: the brain stops and exits
     /// cleanly, and says no reload. (With the stop made to wait for the whole reload, the new kit
