@@ -72,7 +72,7 @@ public enum TerminalText {
     }
 
     /// The escape for `scalar`, or nil when it prints as itself.
-    static func escape(_ scalar: Unicode.Scalar, keepingLines: Bool) -> String? {
+    public static func escape(_ scalar: Unicode.Scalar, keepingLines: Bool) -> String? {
         let value = scalar.value
         switch value {
         case 0x0A, 0x09:
@@ -87,7 +87,7 @@ public enum TerminalText {
     }
 
     /// `value` in upper-case hexadecimal, at least `digits` long.
-    public static func hex(_ value: UInt32, digits: Int) -> String {
+    private static func hex(_ value: UInt32, digits: Int) -> String {
         let text = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }

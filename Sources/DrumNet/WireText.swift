@@ -23,19 +23,16 @@ public enum WireText {
         return TerminalText.escaping(text, limit: limit) { escape($0, prose: prose) }
     }
 
-    /// The escape for `scalar`, or nil when it prints as itself.
+    /// The escape for `scalar`, or nil when it prints as itself: a terminal's escapes for a line
+    /// (`TerminalText`, newline and tab included), and the space and backslash besides.
     static func escape(_ scalar: Unicode.Scalar, prose: Bool = false) -> String? {
-        let value = scalar.value
-        if prose && value == 0x20 { return nil }
-        switch value {
-        case 0x00...0x20, 0x7F...0x9F:
-            return "\\x" + TerminalText.hex(value, digits: 2)
+        switch scalar.value {
+        case 0x20:
+            return prose ? nil : "\\x20"
         case 0x5C:
             return "\\\\"
-        case 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
-            return "\\u{" + TerminalText.hex(value, digits: 4) + "}"
         default:
-            return nil
+            return TerminalText.escape(scalar, keepingLines: false)
         }
     }
 }

@@ -76,16 +76,23 @@ struct KitReloadTests {
         #expect(brain.stop(signal: SIGINT) == 0)
     }
 
-    /// SIGHUPs that come while a reload loads its kit (seconds for a large one) are one more
-    /// reload, not one each: five in a row load the kit twice.
-    @Test(.enabled(if: bigKitsInstalled, "needs Debian's hydrogen-data and hydrogen-drumkits"))
-    func hangUpsWhileAReloadLoadsAreOneMore() throws {
+    /// A brain playing BJA_Pacific (32 MB of 44.1 kHz samples to resample: seconds to load), told
+    /// to reload it once it listens; returned once the reload has started loading.
+    static func reloadingBigKit() throws -> BackgroundProcess {
         let brain = try #require(BackgroundProcess([Program.productsFolder + "/drumbrain", "--port", "\(freePort())", "--output", "null",
                                                     "--no-visual", "--stand-state", "none",
                                                     "--kit", "/usr/share/hydrogen/data/drumkits/BJA_Pacific"]))
         #expect(brain.waitForOutput("listening on", within: 60), "\(brain.output)")
         kill(brain.pid, SIGHUP)
         #expect(brain.waitForOutput("reloading the kit from", within: 10), "\(brain.output)")
+        return brain
+    }
+
+    /// SIGHUPs that come while a reload loads its kit (seconds for a large one) are one more
+    /// reload, not one each: five in a row load the kit twice.
+    @Test(.enabled(if: bigKitsInstalled, "needs Debian's hydrogen-data and hydrogen-drumkits"))
+    func hangUpsWhileAReloadLoadsAreOneMore() throws {
+        let brain = try Self.reloadingBigKit()
         for _ in 0..<4 {
             kill(brain.pid, SIGHUP)
             usleep(20_000)
@@ -105,12 +112,7 @@ struct KitReloadTests {
     /// came in first, and a second Ctrl-C could not cut the wait short.)
     @Test(.enabled(if: bigKitsInstalled, "needs Debian's hydrogen-data and hydrogen-drumkits"))
     func aStopIsNotHeldUpByAReloadsLoad() throws {
-        let brain = try #require(BackgroundProcess([Program.productsFolder + "/drumbrain", "--port", "\(freePort())", "--output", "null",
-                                                    "--no-visual", "--stand-state", "none",
-                                                    "--kit", "/usr/share/hydrogen/data/drumkits/BJA_Pacific"]))
-        #expect(brain.waitForOutput("listening on", within: 60), "\(brain.output)")
-        kill(brain.pid, SIGHUP)
-        #expect(brain.waitForOutput("reloading the kit from", within: 10), "\(brain.output)")
+        let brain = try Self.reloadingBigKit()
         #expect(brain.stop(signal: SIGINT) == 0)
         let output = brain.output
         #expect(output.contains("drumbrain: stopping") && !output.contains("reloaded kit"), "\(output)")
