@@ -103,9 +103,14 @@ import Glibc
 ///   felt two pushes (`FeltCeiling.feltNeeded`), a candidate under `pushMaximumG` and no stronger than
 ///   `feltMargin` (1.5) times the strongest of them is one more. A hit of 1.2 g (`pushMaximumG`: no push reaches it), or of
 ///   more than twice the strongest push felt, shows the pad is played, and from then on the
-///   ceiling is off for good; a hit from before the second push is weighed against them once
+///   ceiling is off; a hit from before the second push is weighed against them once
 ///   four are felt (a phone reads a 6 g strike at about 0.9 g; the first two pushes may both be
-///   weak). What it costs: a pad's first ghost notes, before its first real strike, as weak as
+///   weak). Under 500 Hz only a hit of 1.2 g shows it for good: a proof by twice the pushes is
+///   weighed again against each push felt later (`feltProofWithdrawn`), and a push half as
+///   strong as the hit shows it was one more bump (a bumped phone alone, seed 131: 82 hits in
+///   two minutes, now 27, every one before the push that withdrew the proof). At 1.6 kHz the
+///   bump test judges a shock's shape, and a hit that passes it is proof enough: weighed again,
+///   ghost notes of 1.2 g among bumps of up to 1 g were held. What it costs: a pad's first ghost notes, before its first real strike, as weak as
 ///   the pushes it has felt, are felt too (`FeltCeilingTests`). On the simulated stands
 ///   (`tools/corpus/stand-table --seeds 1 … 28`) a bumped idle pad alone went from 0–57 hits in
 ///   two minutes to 0–2 at 200–250 Hz, and from 30–112 to 0–27 at 100 Hz but for one seed
@@ -224,6 +229,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// `pushMaximumG` and no stronger than this many times the strongest of them is one more
         /// (the felt ceiling in the type's notes). 0: off.
         public var feltMargin = 1.5
+        /// Under 500 Hz, a pad shown played by a hit of more than twice the strongest push felt
+        /// (not by one of `pushMaximumG`) is no longer so once a push felt later is half as strong
+        /// as that hit: the hit was a bump too (the felt ceiling in the type's notes). false, and
+        /// at 500 Hz and faster: shown played stays so.
+        public var feltProofWithdrawn = true
         /// From about 170 to 500 Hz, a candidate whose peak |h| is under this many times the
         /// largest |h| before its onset, decaying over `ringHoldMs`, carries on a ringing that was
         /// already there, the stand's after a neighbour's strike (the ring hold in the type's
@@ -727,11 +737,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // sample had barely left the level began late in its own (`subSampleOffset`). Within a
         // roll the level is the last stroke's ringing, and the onset stays at the sample.
         let fromRest = time - lastPeakTime > 0.070
+        // Under 500 Hz the rebound test lets some bumps through, and one may pass for proof of
+        // play; at 1.6 kHz the bump test judges the shock's shape, and a hit that passes it is one.
+        let withdrawable = c.feltProofWithdrawn && dt > Self.fastRatePeriod
         // The bump test (fast rates only): a push that rose over many samples, not a shock. Its
         // tail is held off by the re-arm, but nothing is masked: a strike may follow at once.
         // Under `pushMaximumG` it teaches the felt ceiling (below) as the slow rates' pushes do.
         if c.sharpness > 0, dt <= Self.fastRatePeriod, step - 3 * noiseFloor < c.sharpness * swing.deviation {
-            if swing.deviation < Self.pushMaximumG { ceiling.felt(swing.deviation, raises: true) }
+            if swing.deviation < Self.pushMaximumG { ceiling.felt(swing.deviation, raises: true, withdrawable: withdrawable) }
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
             state = .idle
@@ -771,7 +784,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let underFelt = ceiling.holds(deviation, margin: c.feltMargin)
         if dt <= Self.fastRatePeriod, underFelt {
             felt = hit
-            ceiling.felt(deviation, raises: false)
+            ceiling.felt(deviation, raises: false, withdrawable: withdrawable)
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
             state = .idle
@@ -779,7 +792,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         if dt > Self.fastRatePeriod, pushed || leaning || underFelt {
             felt = hit
-            ceiling.felt(deviation, raises: pushed || leaning)
+            ceiling.felt(deviation, raises: pushed || leaning, withdrawable: withdrawable)
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
             lastWasFelt = true
@@ -792,7 +805,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         if deviation >= Self.leanTeachingG { learnLean(lean) }
         // The ringing test's model learns from the quiet after a hit from rest.
         if fromRest, ringingModelJudges(dt: dt) { ringing.listen(after: deviation, at: now) }
-        ceiling.struck(deviation)
+        ceiling.struck(deviation, withdrawable: withdrawable)
         lastPeak = peak
         lastPeakTime = now
         lastWasFelt = false
@@ -802,16 +815,19 @@ public struct AdaptiveDetector: HitDetector, Sendable {
 }
 
 /// The adaptive detector's felt ceiling (in its notes): until a pad is shown played, the pushes
-/// it has felt through its stand and its strongest hit.
+/// it has felt through its stand and its strongest hits.
 struct FeltCeiling: Sendable {
-    /// Whether the pad has been shown played (it stays so): a hit of
-    /// `AdaptiveDetector.pushMaximumG` (no push reaches it), or of more than `provenFactor`
-    /// times the strongest push felt, once `feltNeeded` have been; a hit from before then, once
-    /// `provenNeeded` have been.
-    private var played = false
+    /// Whether the pad has been shown played: by a hit of `AdaptiveDetector.pushMaximumG` (no
+    /// push reaches it; for good), or by one of more than `provenFactor` times the strongest push
+    /// felt, once `feltNeeded` have been (a hit from before then, once `provenNeeded` have been).
+    /// Where the proof is `withdrawable`, those last two are weighed again against every push
+    /// felt later.
+    private(set) var played = false
+    private var sure = false
     private var pushes = 0
     private var strongestPush = 0.0
     private var strongestEarlyHit = 0.0
+    private var strongestLaterHit = 0.0
 
     /// The pushes felt before the ceiling judges; before a hit from earlier is weighed against
     /// them (the first two may both be weak: on a simulated stand a bump played before them read
@@ -830,19 +846,36 @@ struct FeltCeiling: Sendable {
 
     /// A push felt, of `strength` g. It `raises` the ceiling only when a test other than the
     /// ceiling itself turned it away: a candidate the ceiling held may be a strike, and raising
-    /// the ceiling by it would hold the next, stronger ones too.
-    mutating func felt(_ strength: Double, raises: Bool) {
-        guard !played else { return }
+    /// the ceiling by it would hold the next, stronger ones too. `withdrawable`: whether a proof
+    /// of play short of `AdaptiveDetector.pushMaximumG` is weighed again (else it stands).
+    mutating func felt(_ strength: Double, raises: Bool, withdrawable: Bool) {
+        guard !sure, withdrawable || !played else { return }
         pushes += 1
         if raises { strongestPush = max(strongestPush, min(strength, AdaptiveDetector.pushMaximumG)) }
-        played = pushes >= Self.provenNeeded && strongestEarlyHit > Self.provenFactor * strongestPush
+        judge(withdrawable: withdrawable)
     }
 
-    mutating func struck(_ strength: Double) {
-        guard !played else { return }
-        if pushes < Self.feltNeeded { strongestEarlyHit = max(strongestEarlyHit, strength) }
-        played = strength >= AdaptiveDetector.pushMaximumG
-            || (pushes >= Self.feltNeeded && strength > Self.provenFactor * strongestPush)
+    /// A hit played, of `strength` g (`withdrawable` as for `felt`).
+    mutating func struck(_ strength: Double, withdrawable: Bool) {
+        guard !sure, withdrawable || !played else { return }
+        if strength >= AdaptiveDetector.pushMaximumG {
+            sure = true
+            played = true
+            return
+        }
+        if pushes < Self.feltNeeded {
+            strongestEarlyHit = max(strongestEarlyHit, strength)
+        } else {
+            strongestLaterHit = max(strongestLaterHit, strength)
+        }
+        judge(withdrawable: withdrawable)
+    }
+
+    /// Whether the hits so far show the pad played, against the pushes felt so far.
+    private mutating func judge(withdrawable: Bool) {
+        let early = pushes >= Self.provenNeeded && strongestEarlyHit > Self.provenFactor * strongestPush
+        let late = pushes >= Self.feltNeeded && strongestLaterHit > Self.provenFactor * strongestPush
+        played = early || late || (!withdrawable && played)
     }
 }
 

@@ -304,6 +304,34 @@ struct FeltCeilingTests {
         #expect(all.filter { $0.time > judged }.count >= 4, "\(fixture), ceiling off: hits at \(all.map(\.time))")
     }
 
+    /// A phone nobody plays, on a stand whose first bumps mostly pass the rebound test (the
+    /// simulated stands' idle-bumps, seed 131, 50 s): a bump read 0.41 g before any push was
+    /// felt shows the pad played once the fourth push is, at twice the strongest of them, and
+    /// the bumps after it play. A push felt later as strong as half that bump shows it was one
+    /// more bump: the proof is withdrawn and the pad fires no more. Before (the proof stood for
+    /// good) it fired on to the end of the log.
+    @Test func aProofOfPlayThatALaterPushMatchesIsWithdrawn() throws {
+        let fixture = "idle-bumps-seed131/pad.csv"
+        var detector = AdaptiveDetector()
+        let (hits, felt) = try Self.run(&detector, fixture: fixture)
+        let proof = try #require(hits.first { $0.strength > 0.4 }, "hits: \(hits.map(\.strength))")
+        let fourth = try #require(felt.count >= 4 ? felt[3] : nil, "felt at \(felt.map(\.time))")
+        #expect(felt.prefix(4).allSatisfy { 2 * $0.strength < proof.strength && $0.time > proof.time },
+                "felt: \(felt.prefix(4).map { ($0.time, $0.strength) })")
+        // Played: the bumps right after the fourth push pass the ceiling.
+        #expect(hits.filter { $0.time > fourth.time && $0.time < fourth.time + 10 }.count >= 5,
+                "hits at \(hits.map(\.time)), fourth push at \(fourth.time)")
+        let withdrawing = try #require(felt.first { 2 * $0.strength >= proof.strength }, "felt: \(felt.map(\.strength))")
+        #expect(hits.allSatisfy { $0.time < withdrawing.time }, "hits at \(hits.map(\.time)), withdrawn at \(withdrawing.time)")
+        #expect(felt.filter { $0.time > withdrawing.time }.count >= 10, "felt at \(felt.map(\.time))")
+        var kept = AdaptiveDetector.Configuration()
+        kept.feltProofWithdrawn = false
+        var standing = AdaptiveDetector(kept)
+        let before = try Self.run(&standing, fixture: fixture).hits
+        #expect(before.filter { $0.time > withdrawing.time }.count >= 5, "proof kept: hits at \(before.map(\.time))")
+        #expect(Array(before.prefix(hits.count)) == hits, "the same up to the withdrawal")
+    }
+
     /// The same bumps, then two strikes of 10 g: the pad is played, and from then on every ghost
     /// note of 1.2–2 g plays among the bumps, as without the ceiling.
     @Test(arguments: [100.0, 250.0])

@@ -33,6 +33,7 @@ FIXTURE_RUNS = [
     (["--scenarios", "kit4", "--seed", "9", "--seconds", "40", "--profile", "phone"], "kit4-seed9"),
     (["--scenarios", "ride-kit", "--seed", "114", "--seconds", "20", "--profile", "dualsense"], "ride-kit-seed114"),
     (["--scenarios", "bumps", "--seed", "125", "--seconds", "20", "--profile", "joycon"], "bumps-seed125"),
+    (["--scenarios", "idle-bumps", "--seed", "131", "--seconds", "50", "--profile", "phone"], "idle-bumps-seed131"),
 ]
 
 
