@@ -100,14 +100,29 @@ struct KitReplayCommand: ParsableCommand {
         return String(file[..<dot])
     }
 
+    /// One line on standard error: a log's path and its pad's name (its file's stem) are the
+    /// user's files' names, and a newline or tab in one must not start a line of its own.
+    static func report(_ message: String) {
+        printError(TerminalText.line(message))
+    }
+
+    /// A CSV field: as it is, or quoted (`"` doubled) where it holds a comma, quote or line
+    /// break (a pad named by a file's stem may).
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+        var field = "\""
+        for character in text { field += character == "\"" ? "\"\"" : String(character) }
+        return field + "\""
+    }
+
     func run() throws {
         let kitPath = try kit ?? BundledKit.path()
         let loadedKit = try KitLoader.load(kitPath)
-        for line in loadedKit.leftOut { printError("drumbrain replay: kit \(kitPath): \(line)") }
+        for line in loadedKit.leftOut { Self.report("drumbrain replay: kit \(kitPath): \(line)") }
         var pads: [KitReplay.Pad] = []
         let logs = self.logs.filter { path in
             guard Self.isOtherCSV(path) else { return true }
-            printError("drumbrain replay: \(path): skipped: not a sensor log (its header has no z column; a labels file or a hit list?)")
+            Self.report("drumbrain replay: \(path): skipped: not a sensor log (its header has no z column; a labels file or a hit list?)")
             return false
         }
         guard !logs.isEmpty else {
@@ -124,10 +139,10 @@ struct KitReplayCommand: ParsableCommand {
             let stem = Self.stem(path)
             let drum = found.drum ?? stem
             if loadedKit.index(of: drum) == nil {
-                printError("drumbrain replay: \(path): the kit \"\(loadedKit.displayName)\" has no drum \(drum): the pad's hits are decided "
+                Self.report("drumbrain replay: \(path): the kit \"\(loadedKit.displayName)\" has no drum \(drum): the pad's hits are decided "
                            + "and written as any pad's, but sound nothing (a `# drum:` line in the log names the pad's drum)")
             }
-            printError("drumbrain replay: \(path): \(found.samples) samples"
+            Self.report("drumbrain replay: \(path): \(found.samples) samples"
                        + (found.rateHz.map { " (\(DecimalFormatting.string($0, decimals: 1)) Hz)" } ?? "")
                        + ", \(found.hits.count - found.felt) hits by the \(detector.rawValue) detector"
                        + (found.felt > 0 ? " (and \(found.felt) pushes felt through the stand)" : "")
@@ -147,11 +162,11 @@ struct KitReplayCommand: ParsableCommand {
                                    jitterMicros: Int64((jitterBufferMs ?? 0) * 1000),
                                    latency: jitterBufferMs == nil ? LatencyChooser(choosing) : nil)
         if jitterBufferMs == nil {
-            printError("drumbrain replay: latency from strike to sound \(DecimalFormatting.string(Double(result.latencyMicros) / 1000, decimals: 1)) ms "
+            Self.report("drumbrain replay: latency from strike to sound \(DecimalFormatting.string(Double(result.latencyMicros) / 1000, decimals: 1)) ms "
                        + "at the end, chosen from the pads' hits as live (--jitter-buffer-ms sets it)")
         }
         for coupling in result.couplings {
-            printError("drumbrain replay: \(coupling.source) and \(coupling.receiver) share a stand: \(coupling.receiver) feels "
+            Self.report("drumbrain replay: \(coupling.source) and \(coupling.receiver) share a stand: \(coupling.receiver) feels "
                        + "\(DecimalFormatting.string(coupling.coupling * 100, decimals: 1)) % of \(coupling.source)'s strikes, "
                        + "\(DecimalFormatting.string(coupling.lagMicros / 1000, decimals: 1)) ms later")
         }
@@ -159,7 +174,7 @@ struct KitReplayCommand: ParsableCommand {
             let played = result.played.filter { $0.pad == p }
             let held = played.filter { $0.delayMs > 0 }
             let felt = pad.hits.count { $0.felt }
-            printError("drumbrain replay: pad \(pad.name): \(played.count) played, \(result.cancelled[p]) cancelled as crosstalk"
+            Self.report("drumbrain replay: pad \(pad.name): \(played.count) played, \(result.cancelled[p]) cancelled as crosstalk"
                        + (result.takenBack[p] > 0 ? " (\(result.takenBack[p]) taken back while held)" : "")
                        + (felt > 0 ? ", \(felt) pushes felt through the stand (learned from, not played)" : "")
                        + (held.isEmpty ? "" : ", \(held.count) held up to \(DecimalFormatting.string(held.map(\.delayMs).max() ?? 0, decimals: 1)) ms"))
@@ -180,7 +195,7 @@ struct KitReplayCommand: ParsableCommand {
         if let decisions {
             var text = "pad,t,arrival,strength,outcome,hold_ms\n"
             for d in result.decisions {
-                text += pads[d.pad].name + "," + DecimalFormatting.string(d.time, decimals: 6) + ","
+                text += Self.csvField(pads[d.pad].name) + "," + DecimalFormatting.string(d.time, decimals: 6) + ","
                     + DecimalFormatting.string(d.arrival, decimals: 6) + "," + DecimalFormatting.string(d.strength, decimals: 4)
                     + "," + d.outcome + "," + DecimalFormatting.string(d.holdMs, decimals: 3) + "\n"
             }
@@ -193,7 +208,7 @@ struct KitReplayCommand: ParsableCommand {
             try samples.withUnsafeBufferPointer { buffer in
                 try SoundFile.writeWAV(out, interleaved: buffer, channels: 2, sampleRate: Int(loadedKit.sampleRate), pcm16: false)
             }
-            printError("drumbrain replay: \(result.played.count - silent) hits rendered to \(out)"
+            Self.report("drumbrain replay: \(result.played.count - silent) hits rendered to \(out)"
                        + (silent > 0 ? " (\(silent) on drums the kit lacks left silent)" : ""))
         }
         if let midiOut {
@@ -211,7 +226,7 @@ struct KitReplayCommand: ParsableCommand {
                 try recorder.add(note, nowMicros: 0)
             }
             try recorder.finish()
-            printError("drumbrain replay: \(recorder.count) notes written to \(midiOut)"
+            Self.report("drumbrain replay: \(recorder.count) notes written to \(midiOut)"
                        + (silent > 0 ? " (\(silent) hits on drums with no MIDI note left out)" : ""))
         }
     }

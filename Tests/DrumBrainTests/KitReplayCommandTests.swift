@@ -98,6 +98,56 @@ struct KitReplayCommandTests {
     /// so no drum the kit has): every pad is still decided, and each pad's hits are exactly those
     /// of the same log named by its drum. (Before, such pads wrote empty hits files, and the
     /// stands' model saw every hit of theirs under one number.)
+    /// The records of a CSV text, with RFC 4180 quoting (a quoted field may hold commas, quotes
+    /// doubled, and line breaks).
+    static func csvRecords(_ text: String) -> [[String]] {
+        var records: [[String]] = [], record: [String] = [], field = "", quoted = false, wasQuote = false
+        for character in text {
+            if quoted {
+                if character == "\"" { quoted = false; wasQuote = true } else { field.append(character) }
+                continue
+            }
+            switch character {
+            case "\"":
+                if wasQuote { field.append("\"") }
+                quoted = true
+            case ",": record.append(field); field = ""
+            case "\n": record.append(field); records.append(record); record = []; field = ""
+            default: field.append(character)
+            }
+            wasQuote = false
+        }
+        if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+        return records
+    }
+
+    /// A pad is named by its log's file name, which may hold a line break or a comma: every
+    /// message stays one line (the break shown as `\x0A`), and the decisions file quotes the name,
+    /// so each of its records has its six fields. Before, the name's line break started a line
+    /// of its own on standard error and in the decisions file.
+    @Test func aPadsFileNameWithALineBreakOrACommaForgesNoLineAndNoField() throws {
+        let folder = "/tmp/drumtest-names-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let names = ["snare": "sn\nare", "racktom": "rack,tom", "floortom": "floor\"tom", "ride": "ride"]
+        for (pad, name) in names {
+            try Program.contents(Self.folder + pad + ".csv").write(toFile: "\(folder)/\(name).csv", atomically: true, encoding: .utf8)
+        }
+        let dir = folder + "/hits", decisions = folder + "/decisions.csv"
+        let run = Program.run("drumbrain", ["replay"] + names.values.sorted().map { "\(folder)/\($0).csv" }
+                              + ["--hits-dir", dir, "--decisions", decisions])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count > 8 && lines.allSatisfy { $0.hasPrefix("drumbrain replay: ") }, "\(run.stderr)")
+        #expect(run.stderr.contains("pad sn\\x0Aare: ") && run.stderr.contains("pad rack,tom: "), "\(run.stderr)")
+        let records = Self.csvRecords(Program.contents(decisions))
+        #expect(records.first == ["pad", "t", "arrival", "strength", "outcome", "hold_ms"])
+        #expect(records.count > 150 && records.allSatisfy { $0.count == 6 }, "\(records.filter { $0.count != 6 }.prefix(3))")
+        #expect(Set(records.dropFirst().map { $0[0] }) == Set(names.values), "\(Set(records.dropFirst().map { $0[0] }))")
+        for name in names.values {
+            #expect(Self.hits(dir, name).times.count > (name == "ride" ? -1 : 10), "\(name)")
+        }
+    }
+
     @Test func padsNamedForNoDrumAreDecidedAsAnyPad() throws {
         let plain = "/tmp/drumtest-plain-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: plain, withIntermediateDirectories: true)
