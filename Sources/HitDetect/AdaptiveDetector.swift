@@ -106,15 +106,19 @@ import Glibc
 ///   ceiling is off; a hit from before the second push is weighed against them once
 ///   four are felt (a phone reads a 6 g strike at about 0.9 g; the first two pushes may both be
 ///   weak). Under 500 Hz only a hit of 1.2 g shows it for good: a proof by twice the pushes is
-///   weighed again against each push felt later (`feltProofWithdrawn`), and a push half as
-///   strong as the hit shows it was one more bump (a bumped phone alone, seed 131: 82 hits in
-///   two minutes, now 27, every one before the push that withdrew the proof). At 1.6 kHz the
+///   weighed again against each push felt later (`feltProofWithdrawn`), and once the ceiling
+///   would hold the hit that made it (a push two thirds as strong) it was one more bump (a bumped
+///   phone alone, seed 131: 82 hits in two minutes, now 27, every one before the push that
+///   withdrew the proof). Between twice and 1.5 × the pushes the proof stands: withdrawn at
+///   twice, a phone shown played by a 6 g stroke (read 0.9 g) lost every ghost note after a
+///   1 g bump read 0.52 g (`FeltCeilingTests`). At 1.6 kHz the
 ///   bump test judges a shock's shape, and a hit that passes it is proof enough: weighed again,
 ///   ghost notes of 1.2 g among bumps of up to 1 g were held. What it costs: a pad's first ghost notes, before its first real strike, as weak as
 ///   the pushes it has felt, are felt too (`FeltCeilingTests`). On the simulated stands
 ///   (`tools/corpus/stand-table --seeds 1 … 28`) a bumped idle pad alone went from 0–57 hits in
 ///   two minutes to 0–2 at 200–250 Hz, and from 30–112 to 0–27 at 100 Hz but for one seed
-///   (112, whose stand rings at 64 Hz: there the rebound test feels only the weakest bumps);
+///   (112, whose stand rings at 64 Hz: there the rebound test feels only the weakest bumps; 9
+///   since the proof of play can be withdrawn);
 ///   the kit's idle phone pad from 0–3 to none on any seed; of about 39,000 strikes at
 ///   100–250 Hz three more were missed (each a floortom's ghost note in its first four seconds)
 ///   and two fewer. The ceiling rises only with the pushes the other tests turn away, never
@@ -230,9 +234,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// (the felt ceiling in the type's notes). 0: off.
         public var feltMargin = 1.5
         /// Under 500 Hz, a pad shown played by a hit of more than twice the strongest push felt
-        /// (not by one of `pushMaximumG`) is no longer so once a push felt later is half as strong
-        /// as that hit: the hit was a bump too (the felt ceiling in the type's notes). false, and
-        /// at 500 Hz and faster: shown played stays so.
+        /// (not by one of `pushMaximumG`) is no longer so once a push felt later makes that hit
+        /// one the ceiling holds (no stronger than `feltMargin` times it): the hit was a bump too
+        /// (the felt ceiling in the type's notes). false, and at 500 Hz and faster: shown played
+        /// stays so.
         public var feltProofWithdrawn = true
         /// From about 170 to 500 Hz, a candidate whose peak |h| is under this many times the
         /// largest |h| before its onset, decaying over `ringHoldMs`, carries on a ringing that was
@@ -739,12 +744,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let fromRest = time - lastPeakTime > 0.070
         // Under 500 Hz the rebound test lets some bumps through, and one may pass for proof of
         // play; at 1.6 kHz the bump test judges the shock's shape, and a hit that passes it is one.
-        let withdrawable = c.feltProofWithdrawn && dt > Self.fastRatePeriod
+        let withdrawnAt = c.feltProofWithdrawn && dt > Self.fastRatePeriod ? c.feltMargin : nil
         // The bump test (fast rates only): a push that rose over many samples, not a shock. Its
         // tail is held off by the re-arm, but nothing is masked: a strike may follow at once.
         // Under `pushMaximumG` it teaches the felt ceiling (below) as the slow rates' pushes do.
         if c.sharpness > 0, dt <= Self.fastRatePeriod, step - 3 * noiseFloor < c.sharpness * swing.deviation {
-            if swing.deviation < Self.pushMaximumG { ceiling.felt(swing.deviation, raises: true, withdrawable: withdrawable) }
+            if swing.deviation < Self.pushMaximumG { ceiling.felt(swing.deviation, raises: true, withdrawnAt: withdrawnAt) }
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
             state = .idle
@@ -784,7 +789,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let underFelt = ceiling.holds(deviation, margin: c.feltMargin)
         if dt <= Self.fastRatePeriod, underFelt {
             felt = hit
-            ceiling.felt(deviation, raises: false, withdrawable: withdrawable)
+            ceiling.felt(deviation, raises: false, withdrawnAt: withdrawnAt)
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
             state = .idle
@@ -792,7 +797,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         if dt > Self.fastRatePeriod, pushed || leaning || underFelt {
             felt = hit
-            ceiling.felt(deviation, raises: pushed || leaning, withdrawable: withdrawable)
+            ceiling.felt(deviation, raises: pushed || leaning, withdrawnAt: withdrawnAt)
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
             lastWasFelt = true
@@ -805,7 +810,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         if deviation >= Self.leanTeachingG { learnLean(lean) }
         // The ringing test's model learns from the quiet after a hit from rest.
         if fromRest, ringingModelJudges(dt: dt) { ringing.listen(after: deviation, at: now) }
-        ceiling.struck(deviation, withdrawable: withdrawable)
+        ceiling.struck(deviation, withdrawnAt: withdrawnAt)
         lastPeak = peak
         lastPeakTime = now
         lastWasFelt = false
@@ -820,8 +825,8 @@ struct FeltCeiling: Sendable {
     /// Whether the pad has been shown played: by a hit of `AdaptiveDetector.pushMaximumG` (no
     /// push reaches it; for good), or by one of more than `provenFactor` times the strongest push
     /// felt, once `feltNeeded` have been (a hit from before then, once `provenNeeded` have been).
-    /// Where the proof is `withdrawable`, those last two are weighed again against every push
-    /// felt later.
+    /// Where the proof may be withdrawn, the strongest such hit is weighed again against every
+    /// push felt later.
     private(set) var played = false
     private var sure = false
     private var pushes = 0
@@ -846,18 +851,20 @@ struct FeltCeiling: Sendable {
 
     /// A push felt, of `strength` g. It `raises` the ceiling only when a test other than the
     /// ceiling itself turned it away: a candidate the ceiling held may be a strike, and raising
-    /// the ceiling by it would hold the next, stronger ones too. `withdrawable`: whether a proof
-    /// of play short of `AdaptiveDetector.pushMaximumG` is weighed again (else it stands).
-    mutating func felt(_ strength: Double, raises: Bool, withdrawable: Bool) {
-        guard !sure, withdrawable || !played else { return }
+    /// the ceiling by it would hold the next, stronger ones too. `withdrawnAt`: a proof of play
+    /// short of `AdaptiveDetector.pushMaximumG` is withdrawn once the hit that made it is no
+    /// stronger than this many times the strongest push (what the ceiling then holds); nil: the
+    /// first proof stands for good.
+    mutating func felt(_ strength: Double, raises: Bool, withdrawnAt margin: Double?) {
+        guard !sure else { return }
         pushes += 1
         if raises { strongestPush = max(strongestPush, min(strength, AdaptiveDetector.pushMaximumG)) }
-        judge(withdrawable: withdrawable)
+        judge(withdrawnAt: margin)
     }
 
-    /// A hit played, of `strength` g (`withdrawable` as for `felt`).
-    mutating func struck(_ strength: Double, withdrawable: Bool) {
-        guard !sure, withdrawable || !played else { return }
+    /// A hit played, of `strength` g (`withdrawnAt` as for `felt`).
+    mutating func struck(_ strength: Double, withdrawnAt margin: Double?) {
+        guard !sure else { return }
         if strength >= AdaptiveDetector.pushMaximumG {
             sure = true
             played = true
@@ -868,14 +875,21 @@ struct FeltCeiling: Sendable {
         } else {
             strongestLaterHit = max(strongestLaterHit, strength)
         }
-        judge(withdrawable: withdrawable)
+        judge(withdrawnAt: margin)
     }
 
-    /// Whether the hits so far show the pad played, against the pushes felt so far.
-    private mutating func judge(withdrawable: Bool) {
-        let early = pushes >= Self.provenNeeded && strongestEarlyHit > Self.provenFactor * strongestPush
-        let late = pushes >= Self.feltNeeded && strongestLaterHit > Self.provenFactor * strongestPush
-        played = early || late || (!withdrawable && played)
+    /// Whether the hits so far show the pad played, against the pushes felt so far: proven by
+    /// a hit over `provenFactor` times the strongest push, and withdrawn only once that hit is
+    /// within `margin` times it (between the two, as it was).
+    private mutating func judge(withdrawnAt margin: Double?) {
+        let proof = max(pushes >= Self.provenNeeded ? strongestEarlyHit : 0,
+                        pushes >= Self.feltNeeded ? strongestLaterHit : 0)
+        if proof > Self.provenFactor * strongestPush {
+            played = true
+        } else if played, let margin, proof <= margin * strongestPush {
+            played = false
+        }
+        if played && margin == nil { sure = true }
     }
 }
 
