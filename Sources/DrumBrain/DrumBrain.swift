@@ -28,7 +28,7 @@ struct DrumBrain: AsyncParsableCommand {
         do {
             command = try parseAsRoot()
         } catch {
-            exit(withError: error)
+            exit(withError: terminalSafe(error))  // a validation error may quote a file's name
         }
         do {
             if var asynchronous = command as? AsyncParsableCommand {

@@ -71,7 +71,7 @@ struct KitReplayCommand: ParsableCommand {
         guard (0...200).contains(jitterBufferMs ?? 0) else { throw ValidationError("--jitter-buffer-ms must be 0…200, such as 5") }
         let stems = logs.map(Self.stem)
         guard Set(stems).count == stems.count else {
-            throw ValidationError("two logs have the same name (\(stems.joined(separator: ", "))): each pad is named by its file's stem")
+            throw ValidationError("two logs have the same name (\(stems.map(Self.shown).joined(separator: ", "))): each pad is named by its file's stem")
         }
     }
 
@@ -106,23 +106,44 @@ struct KitReplayCommand: ParsableCommand {
         printError(TerminalText.line(message))
     }
 
-    /// A CSV field: as it is, or quoted (`"` doubled) where it holds a comma, quote or line
-    /// break (a pad named by a file's stem may).
+    /// A CSV field: as it is, or quoted (`"` doubled) where it holds a comma, quote, line feed
+    /// or carriage return (a pad named by a file's stem may).
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+        // By scalar: a comma followed by a combining mark is one Character, and still a comma.
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         var field = "\""
-        for character in text { field += character == "\"" ? "\"\"" : String(character) }
+        for scalar in text.unicodeScalars { field.unicodeScalars.append(contentsOf: scalar == "\"" ? ["\"", "\""] : [scalar]) }
         return field + "\""
     }
 
+    /// A path or a pad's name in a message: escaped as a name (`TerminalText.name`: a quote or
+    /// backslash in it reads one way only), long paths kept whole.
+    static func shown(_ text: String) -> String {
+        TerminalText.name(text, limit: 4096)
+    }
+
     func run() throws {
+        // An error may quote a log's path or its text: it stays one line, as the messages do.
+        do {
+            try replay()
+        } catch let error as ValidationError {
+            throw ValidationError(TerminalText.line(error.message))
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            let text = String(describing: error), line = TerminalText.line(text)
+            throw line == text ? error : DrumBrain.Failure(description: line)
+        }
+    }
+
+    private func replay() throws {
         let kitPath = try kit ?? BundledKit.path()
         let loadedKit = try KitLoader.load(kitPath)
-        for line in loadedKit.leftOut { Self.report("drumbrain replay: kit \(kitPath): \(line)") }
+        for line in loadedKit.leftOut { Self.report("drumbrain replay: kit \(Self.shown(kitPath)): \(line)") }
         var pads: [KitReplay.Pad] = []
         let logs = self.logs.filter { path in
             guard Self.isOtherCSV(path) else { return true }
-            Self.report("drumbrain replay: \(path): skipped: not a sensor log (its header has no z column; a labels file or a hit list?)")
+            Self.report("drumbrain replay: \(Self.shown(path)): skipped: not a sensor log (its header has no z column; a labels file or a hit list?)")
             return false
         }
         guard !logs.isEmpty else {
@@ -139,14 +160,14 @@ struct KitReplayCommand: ParsableCommand {
             let stem = Self.stem(path)
             let drum = found.drum ?? stem
             if loadedKit.index(of: drum) == nil {
-                Self.report("drumbrain replay: \(path): the kit \"\(loadedKit.displayName)\" has no drum \(drum): the pad's hits are decided "
+                Self.report("drumbrain replay: \(Self.shown(path)): the kit \"\(loadedKit.displayName)\" has no drum \(Self.shown(drum)): the pad's hits are decided "
                            + "and written as any pad's, but sound nothing (a `# drum:` line in the log names the pad's drum)")
             }
-            Self.report("drumbrain replay: \(path): \(found.samples) samples"
+            Self.report("drumbrain replay: \(Self.shown(path)): \(found.samples) samples"
                        + (found.rateHz.map { " (\(DecimalFormatting.string($0, decimals: 1)) Hz)" } ?? "")
                        + ", \(found.hits.count - found.felt) hits by the \(detector.rawValue) detector"
                        + (found.felt > 0 ? " (and \(found.felt) pushes felt through the stand)" : "")
-                       + ", pad \"\(stem)\" playing \(drum)")
+                       + ", pad \"\(Self.shown(stem))\" playing \(Self.shown(drum))")
             pads.append(.init(name: stem, drum: drum, rateHz: found.rateHz, hits: found.hits))
         }
         let groups = try Serve.crosstalkGroups(crosstalkGroup)
@@ -166,15 +187,15 @@ struct KitReplayCommand: ParsableCommand {
                        + "at the end, chosen from the pads' hits as live (--jitter-buffer-ms sets it)")
         }
         for coupling in result.couplings {
-            Self.report("drumbrain replay: \(coupling.source) and \(coupling.receiver) share a stand: \(coupling.receiver) feels "
-                       + "\(DecimalFormatting.string(coupling.coupling * 100, decimals: 1)) % of \(coupling.source)'s strikes, "
+            Self.report("drumbrain replay: \(Self.shown(coupling.source)) and \(Self.shown(coupling.receiver)) share a stand: \(Self.shown(coupling.receiver)) feels "
+                       + "\(DecimalFormatting.string(coupling.coupling * 100, decimals: 1)) % of \(Self.shown(coupling.source))'s strikes, "
                        + "\(DecimalFormatting.string(coupling.lagMicros / 1000, decimals: 1)) ms later")
         }
         for (p, pad) in pads.enumerated() {
             let played = result.played.filter { $0.pad == p }
             let held = played.filter { $0.delayMs > 0 }
             let felt = pad.hits.count { $0.felt }
-            Self.report("drumbrain replay: pad \(pad.name): \(played.count) played, \(result.cancelled[p]) cancelled as crosstalk"
+            Self.report("drumbrain replay: pad \(Self.shown(pad.name)): \(played.count) played, \(result.cancelled[p]) cancelled as crosstalk"
                        + (result.takenBack[p] > 0 ? " (\(result.takenBack[p]) taken back while held)" : "")
                        + (felt > 0 ? ", \(felt) pushes felt through the stand (learned from, not played)" : "")
                        + (held.isEmpty ? "" : ", \(held.count) held up to \(DecimalFormatting.string(held.map(\.delayMs).max() ?? 0, decimals: 1)) ms"))
@@ -208,7 +229,7 @@ struct KitReplayCommand: ParsableCommand {
             try samples.withUnsafeBufferPointer { buffer in
                 try SoundFile.writeWAV(out, interleaved: buffer, channels: 2, sampleRate: Int(loadedKit.sampleRate), pcm16: false)
             }
-            Self.report("drumbrain replay: \(result.played.count - silent) hits rendered to \(out)"
+            Self.report("drumbrain replay: \(result.played.count - silent) hits rendered to \(Self.shown(out))"
                        + (silent > 0 ? " (\(silent) on drums the kit lacks left silent)" : ""))
         }
         if let midiOut {
@@ -226,7 +247,7 @@ struct KitReplayCommand: ParsableCommand {
                 try recorder.add(note, nowMicros: 0)
             }
             try recorder.finish()
-            Self.report("drumbrain replay: \(recorder.count) notes written to \(midiOut)"
+            Self.report("drumbrain replay: \(recorder.count) notes written to \(Self.shown(midiOut))"
                        + (silent > 0 ? " (\(silent) hits on drums with no MIDI note left out)" : ""))
         }
     }

@@ -97,40 +97,39 @@ import Glibc
 ///   simulated stands' bumps scenario (a cymbal on a played 250 Hz snare's stand, seeds 1–8) the
 ///   worst F1 went from 0.957–0.978 to 0.958–0.994, and on fresh seeds 9–16 from 0.953–0.976 to
 ///   0.954–0.989; the kit4 stands (seeds 1–28) and the single-pad corpus scored as before.
-/// - **Felt ceiling (until the pad is shown played):** a pad that nobody has played yet but
-///   whose stand is bumped feels most bumps as pushes by the tests above (at 1.6 kHz the bump
-///   test's), and the few that pass them read no stronger than those it felt. So once it has
-///   felt two pushes (`FeltCeiling.feltNeeded`), a candidate under `pushMaximumG` and no stronger than
-///   `feltMargin` (1.5) times the strongest of them is one more. A hit of 1.2 g (`pushMaximumG`: no push reaches it), or of
-///   more than twice the strongest push felt, shows the pad is played, and from then on the
-///   ceiling is off; a hit from before the second push is weighed against them once
-///   four are felt (a phone reads a 6 g strike at about 0.9 g; the first two pushes may both be
-///   weak). Under 500 Hz only a hit of 1.2 g shows it for good: a proof by twice the pushes is
-///   weighed again against each push felt later (`feltProofWithdrawn`), and once the ceiling
-///   would hold the hit that made it (a push two thirds as strong) it was one more bump (a bumped
-///   phone alone, seed 131: 82 hits in two minutes, now 27, every one before the push that
-///   withdrew the proof). Between twice and 1.5 × the pushes the proof stands: withdrawn at
-///   twice, a phone shown played by a 6 g stroke (read 0.9 g) lost every ghost note after a
-///   1 g bump read 0.52 g (`FeltCeilingTests`). At 1.6 kHz the
-///   bump test judges a shock's shape, and a hit that passes it is proof enough: weighed again,
-///   ghost notes of 1.2 g among bumps of up to 1 g were held. What it costs: a pad's first ghost notes, before its first real strike, as weak as
-///   the pushes it has felt, are felt too (`FeltCeilingTests`). On the simulated stands
-///   (`tools/corpus/stand-table --seeds 1 … 28`) a bumped idle pad alone went from 0–57 hits in
-///   two minutes to 0–2 at 200–250 Hz, and from 30–112 to 0–27 at 100 Hz but for one seed
-///   (112, whose stand rings at 64 Hz: there the rebound test feels only the weakest bumps; 9
-///   since the proof of play can be withdrawn);
-///   the kit's idle phone pad from 0–3 to none on any seed; of about 39,000 strikes at
-///   100–250 Hz three more were missed (each a floortom's ghost note in its first four seconds)
-///   and two fewer. The ceiling rises only with the pushes the other tests turn away, never
-///   with a candidate it held itself (or the strikes it held would raise it over the next).
+/// - **Felt ceiling (until the pad is shown played):** a pad that nobody has played yet but whose
+///   stand is bumped feels most bumps as pushes by the tests above (at 1.6 kHz the bump test's),
+///   and the few that pass them read no stronger than those it felt. So once it has felt two pushes
+///   (`FeltCeiling.feltNeeded`), a candidate under `pushMaximumG` and no stronger than `feltMargin`
+///   (1.5) times the strongest of them is one more. A hit of 1.2 g (`pushMaximumG`: no push reaches
+///   it), or of more than twice the strongest push felt, shows the pad is played, and from then on
+///   the ceiling is off; a hit from before the second push is weighed against them once four are
+///   felt (a phone reads a 6 g strike at about 0.9 g; the first two pushes may both be weak). Under
+///   500 Hz only a hit of 1.2 g shows it for good: a proof by twice the pushes is weighed again
+///   against each push felt later (`feltProofWithdrawn`), and once the ceiling would hold the
+///   strongest hit that showed it (a push at least two thirds as strong), that was one more bump (a
+///   bumped phone alone, seed 131: 82 hits in two minutes, now 27, every one before the push that
+///   withdrew the proof). Between twice and 1.5 × the pushes the proof stands: withdrawn at twice,
+///   a phone shown played by 6 g strokes (read 0.89 g) lost every ghost note after a 1 g bump read
+///   0.52 g (`FeltCeilingTests`). At 1.6 kHz the bump test judges a shock's shape, and a hit that
+///   passes it is proof enough: weighed again, ghost notes read under 1.2 g among bumps of up to 1
+///   g were held. What it costs: a pad's first ghost notes, before its first real strike, as weak
+///   as the pushes it has felt, are felt too (`FeltCeilingTests`). On the simulated stands
+///   (`tools/corpus/stand-table --seeds 1 … 28`) a bumped idle pad alone went from 0–57 hits in two
+///   minutes to 0–2 at 200–250 Hz, and from 30–112 to 0–27 at 100 Hz but for one seed (112, whose
+///   stand rings at 64 Hz: there the rebound test feels only the weakest bumps; 9 since the proof
+///   of play can be withdrawn); the kit's idle phone pad from 0–3 to none on any seed; of about
+///   39,000 strikes at 100–250 Hz three more were missed (each a floortom's ghost note in its first
+///   four seconds) and two fewer. The ceiling rises only with the pushes the other tests turn away,
+///   never with a candidate it held itself (or the strikes it held would raise it over the next).
 ///   At 500 Hz and faster the bump test's pushes under `pushMaximumG` teach it too, and what it
-///   holds is handed on as felt (the bump test's own pushes are not) and, like them, masks
-///   nothing: a bumped 1.6 kHz pad alone fired 0–2 times in two minutes (9 hits on 8 of 40
-///   seeds; 0–3 with the noise doubled; mostly bumps whose steepest step passed for a shock's),
-///   and never since; the stands and the single-pad corpus at 1.6 kHz scored as before. What it
-///   costs there: a pad whose stand has pushed it, started with strokes under 1.2 g, loses those
-///   as weak as 1.5 × the pushes until a stroke of 1.2 g or twice the strongest push (on the
-///   simulated stands every pad's first strokes read over 1.2 g at 1.6 kHz).
+///   holds is handed on as felt (the bump test's own pushes are not) and, like them, masks nothing:
+///   a bumped 1.6 kHz pad alone fired 0–2 times in two minutes (9 hits on 8 of 40 seeds; 0–3 with
+///   the noise doubled; mostly bumps whose steepest step passed for a shock's), and never since;
+///   the stands and the single-pad corpus at 1.6 kHz scored as before. What it costs there: a pad
+///   whose stand has pushed it, started with strokes under 1.2 g, loses those as weak as 1.5 × the
+///   pushes until a stroke of 1.2 g or twice the strongest push (on the simulated stands every
+///   pad's first strokes read over 1.2 g at 1.6 kHz).
 /// - **Re-arm:** after the mask a new strike's |h| must also pass `rearmFraction` × the last peak,
 ///   decaying with time constant `rearmDecayMs`: the tail of a loud strike cannot fire, but a
 ///   roll's next stroke can. The last peak is held through the mask: a sample of the ringing
@@ -234,10 +233,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// (the felt ceiling in the type's notes). 0: off.
         public var feltMargin = 1.5
         /// Under 500 Hz, a pad shown played by a hit of more than twice the strongest push felt
-        /// (not by one of `pushMaximumG`) is no longer so once a push felt later makes that hit
-        /// one the ceiling holds (no stronger than `feltMargin` times it): the hit was a bump too
-        /// (the felt ceiling in the type's notes). false, and at 500 Hz and faster: shown played
-        /// stays so.
+        /// (not by one of `pushMaximumG`) is no longer so once a push felt later makes the
+        /// strongest such hit one the ceiling holds (no stronger than `feltMargin` times it):
+        /// most likely a bump too, though the push may be one of the pad's own strokes that the
+        /// rebound or lean test took for one (the felt ceiling in the type's notes). false, and a
+        /// proof made at 500 Hz and faster: it stands for good.
         public var feltProofWithdrawn = true
         /// From about 170 to 500 Hz, a candidate whose peak |h| is under this many times the
         /// largest |h| before its onset, decaying over `ringHoldMs`, carries on a ringing that was
@@ -885,11 +885,13 @@ struct FeltCeiling: Sendable {
         let proof = max(pushes >= Self.provenNeeded ? strongestEarlyHit : 0,
                         pushes >= Self.feltNeeded ? strongestLaterHit : 0)
         if proof > Self.provenFactor * strongestPush {
+            // A proof made where none is withdrawn (500 Hz and faster) stands for good; one
+            // made under 500 Hz stays weighable whatever the next sample's interval.
+            if !played && margin == nil { sure = true }
             played = true
         } else if played, let margin, proof <= margin * strongestPush {
             played = false
         }
-        if played && margin == nil { sure = true }
     }
 }
 

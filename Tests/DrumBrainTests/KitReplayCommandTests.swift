@@ -94,41 +94,39 @@ struct KitReplayCommandTests {
         #expect(none.status != 0 && none.stderr.contains("the file given is not a sensor log"), "\(none.stderr)")
     }
 
-    /// Logs named pad1.csv … pad4.csv with only the contract's three comment lines (no `# drum:`,
-    /// so no drum the kit has): every pad is still decided, and each pad's hits are exactly those
-    /// of the same log named by its drum. (Before, such pads wrote empty hits files, and the
-    /// stands' model saw every hit of theirs under one number.)
-    /// The records of a CSV text, with RFC 4180 quoting (a quoted field may hold commas, quotes
-    /// doubled, and line breaks).
+    /// The records of a CSV text as the replay writes it (each record ends in a line feed; a
+    /// quoted field may hold commas, doubled quotes and line breaks), read by Unicode scalar.
     static func csvRecords(_ text: String) -> [[String]] {
-        var records: [[String]] = [], record: [String] = [], field = "", quoted = false, wasQuote = false
-        for character in text {
+        var records: [[String]] = [], record: [String] = [], field = String.UnicodeScalarView()
+        var quoted = false, wasQuote = false
+        for scalar in text.unicodeScalars {
             if quoted {
-                if character == "\"" { quoted = false; wasQuote = true } else { field.append(character) }
+                if scalar == "\"" { quoted = false; wasQuote = true } else { field.append(scalar) }
                 continue
             }
-            switch character {
+            switch scalar {
             case "\"":
-                if wasQuote { field.append("\"") }
+                if wasQuote { field.append(scalar) }
                 quoted = true
-            case ",": record.append(field); field = ""
-            case "\n": record.append(field); records.append(record); record = []; field = ""
-            default: field.append(character)
+            case ",": record.append(String(field)); field = .init()
+            case "\n": record.append(String(field)); records.append(record); record = []; field = .init()
+            default: field.append(scalar)
             }
             wasQuote = false
         }
-        if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+        if !field.isEmpty || !record.isEmpty { record.append(String(field)); records.append(record) }
         return records
     }
 
-    /// A pad is named by its log's file name, which may hold a line break or a comma: every
-    /// message stays one line (the break shown as `\x0A`), and the decisions file quotes the name,
-    /// so each of its records has its six fields. Before, the name's line break started a line
-    /// of its own on standard error and in the decisions file.
+    /// A pad is named by its log's file name, which may hold a line break, a tab, a quote or a
+    /// comma (one followed by a combining mark too): every message and error stays one line, the
+    /// name escaped as a name (`\x0A`, `\x09`, `\"`), and the decisions file quotes it, so each
+    /// of its records has its six fields. Before, the name's line break started a line of its
+    /// own on standard error and in the decisions file.
     @Test func aPadsFileNameWithALineBreakOrACommaForgesNoLineAndNoField() throws {
         let folder = "/tmp/drumtest-names-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let names = ["snare": "sn\nare", "racktom": "rack,tom", "floortom": "floor\"tom", "ride": "ride"]
+        try FileManager.default.createDirectory(atPath: folder + "/again", withIntermediateDirectories: true)
+        let names = ["snare": "sn\nare", "racktom": "rack,tom", "floortom": "floor\"\ttom", "ride": "ri,\u{301}de"]
         for (pad, name) in names {
             try Program.contents(Self.folder + pad + ".csv").write(toFile: "\(folder)/\(name).csv", atomically: true, encoding: .utf8)
         }
@@ -138,16 +136,29 @@ struct KitReplayCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count > 8 && lines.allSatisfy { $0.hasPrefix("drumbrain replay: ") }, "\(run.stderr)")
-        #expect(run.stderr.contains("pad sn\\x0Aare: ") && run.stderr.contains("pad rack,tom: "), "\(run.stderr)")
+        for shown in ["pad sn\\x0Aare: ", "pad rack,tom: ", "pad floor\\\"\\x09tom: ", "pad \"sn\\x0Aare\" playing snare"] {
+            #expect(run.stderr.contains(shown), "\(shown) in \(run.stderr)")
+        }
         let records = Self.csvRecords(Program.contents(decisions))
         #expect(records.first == ["pad", "t", "arrival", "strength", "outcome", "hold_ms"])
         #expect(records.count > 150 && records.allSatisfy { $0.count == 6 }, "\(records.filter { $0.count != 6 }.prefix(3))")
         #expect(Set(records.dropFirst().map { $0[0] }) == Set(names.values), "\(Set(records.dropFirst().map { $0[0] }))")
         for name in names.values {
-            #expect(Self.hits(dir, name).times.count > (name == "ride" ? -1 : 10), "\(name)")
+            #expect(Self.hits(dir, name).times.count > (name.hasPrefix("ri") ? -1 : 10), "\(name)")
         }
+        // Errors too: two logs of one name, and a log's bad row, each on one line.
+        try Program.contents(Self.folder + "snare.csv").write(toFile: "\(folder)/again/sn\nare.csv", atomically: true, encoding: .utf8)
+        let twice = Program.run("drumbrain", ["replay", "\(folder)/sn\nare.csv", "\(folder)/again/sn\nare.csv"])
+        #expect(twice.status != 0 && twice.stderr.contains("the same name (sn\\x0Aare, sn\\x0Aare)"), "\(twice.stderr)")
+        try "t,z\n1,x\n".write(toFile: "\(folder)/again/b\nad.csv", atomically: true, encoding: .utf8)
+        let bad = Program.run("drumbrain", ["replay", "\(folder)/again/b\nad.csv"])
+        #expect(bad.status != 0 && bad.stderr.contains("again/b\\x0Aad.csv:2: "), "\(bad.stderr)")
     }
 
+    /// Logs named pad1.csv … pad4.csv with only the contract's three comment lines (no `# drum:`,
+    /// so no drum the kit has): every pad is still decided, and each pad's hits are exactly those
+    /// of the same log named by its drum. (Before, such pads wrote empty hits files, and the
+    /// stands' model saw every hit of theirs under one number.)
     @Test func padsNamedForNoDrumAreDecidedAsAnyPad() throws {
         let plain = "/tmp/drumtest-plain-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: plain, withIntermediateDirectories: true)

@@ -314,8 +314,10 @@ struct FeltCeilingTests {
         let fixture = "idle-bumps-seed131/pad.csv"
         var detector = AdaptiveDetector()
         let (hits, felt) = try Self.run(&detector, fixture: fixture)
-        let proof = try #require(hits.first { $0.strength > 0.4 }, "hits: \(hits.map(\.strength))")
         let fourth = try #require(felt.count >= 4 ? felt[3] : nil, "felt at \(felt.map(\.time))")
+        // The strongest hit that can show the pad played: the proof the ceiling weighs.
+        let proof = try #require(hits.filter { $0.time < fourth.time }.max { $0.strength < $1.strength })
+        #expect(proof.strength > 0.4 && hits.allSatisfy { $0.strength <= proof.strength }, "hits: \(hits.map(\.strength))")
         #expect(felt.prefix(4).allSatisfy { 2 * $0.strength < proof.strength && $0.time > proof.time },
                 "felt: \(felt.prefix(4).map { ($0.time, $0.strength) })")
         // Played: the bumps right after the fourth push pass the ceiling.
@@ -424,8 +426,9 @@ struct FeltCeilingTests {
     /// The same pad played on for 10 s, with two more 6 g accents: a push of 1 g at 6.75 s reads
     /// 0.52 g, over half the 0.89 g strokes that showed the pad played, but the ceiling (1.5 ×
     /// it) would not hold them, so the proof stands and every ghost note after the fourth push
-    /// plays. Withdrawn at half (the proof judged as when it was made), every ghost note after
-    /// that push was felt, and the accents, read 0.9 g, could not show the pad played again.
+    /// plays. Withdrawn at twice the push (the proof judged as when it was made), every ghost
+    /// note after that push was felt, and the accents, read 0.9 g, could not show the pad
+    /// played again.
     @Test func aPhonePadsProofOfPlayStandsThroughAPushOverHalfAsStrong() {
         var events: [Event] = [.strike(time: 0.5, amplitude: 6), .strike(time: 0.75, amplitude: 6)]
         var (rest, ghosts, pushes) = FeltPushTests.ghostsAndPushes(count: 18, played: false)
@@ -440,6 +443,11 @@ struct FeltCeilingTests {
         let fourth = felt.count >= 4 ? felt[3].time : .infinity
         let after = ghosts.filter { $0 > fourth }
         #expect(after.count >= 14 && after.contains { $0 > 9 }, "fourth push felt at \(fourth)")
+        // What the test is about: a push felt over half as strong as the strokes that showed the
+        // pad played, yet under two thirds of them (twice would withdraw the proof, 1.5 × not).
+        let proof = hits.filter { $0.time < 1 }.map(\.strength).max() ?? 0
+        #expect(felt.contains { 2 * $0.strength >= proof && 1.5 * $0.strength < proof },
+                "proof \(proof), felt \(felt.map { ($0.time, $0.strength) })")
         let missed = after.filter { !FeltPushTests.near(hits.map(\.time), $0) }
         #expect(missed.isEmpty, "missed \(missed); hits at \(hits.map(\.time))")
         for push in felt { #expect(FeltPushTests.near(pushes + ghosts, push.time), "felt at \(push.time)") }
