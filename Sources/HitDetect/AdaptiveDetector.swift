@@ -852,9 +852,9 @@ struct FeltCeiling: Sendable {
     /// A push felt, of `strength` g. It `raises` the ceiling only when a test other than the
     /// ceiling itself turned it away: a candidate the ceiling held may be a strike, and raising
     /// the ceiling by it would hold the next, stronger ones too. `withdrawnAt`: a proof of play
-    /// short of `AdaptiveDetector.pushMaximumG` is withdrawn once the hit that made it is no
-    /// stronger than this many times the strongest push (what the ceiling then holds); nil: the
-    /// first proof stands for good.
+    /// short of `AdaptiveDetector.pushMaximumG` is withdrawn once the strongest hit that could
+    /// show it is no stronger than this many times the strongest push (what the ceiling then
+    /// holds); nil: a proof made now stands for good.
     mutating func felt(_ strength: Double, raises: Bool, withdrawnAt margin: Double?) {
         guard !sure else { return }
         pushes += 1
