@@ -827,7 +827,7 @@ struct FeltCeiling: Sendable {
     /// felt, once `feltNeeded` have been (a hit from before then, once `provenNeeded` have been).
     /// Where the proof may be withdrawn, the strongest such hit is weighed again against every
     /// push felt later.
-    private(set) var played = false
+    private var played = false
     private var sure = false
     private var pushes = 0
     private var strongestPush = 0.0
