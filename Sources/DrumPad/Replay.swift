@@ -7,10 +7,12 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the hit detector over a sensor log CSV (or evemu recording) and print the hits.",
         discussion: """
-            Hits go to standard output as CSV (index,t,strength,velocity): index is the 0-based \
-            data row that fired, t its time, strength the detector's value that fired (the \
-            squared delta in g² for the card's detector, |Δz| in g for tvdrums, and for adaptive \
-            how far z went in g from its level before the strike's onset, through the scan). \
+            Hits go to standard output as CSV (index,t,strength,velocity,struck): index is the \
+            0-based data row that fired, t its time, strength the detector's value that fired \
+            (the squared delta in g² for the card's detector, |Δz| in g for tvdrums, and for \
+            adaptive how far z went in g from its level before the strike's onset, through the \
+            scan), struck when the detector dates the strike (t, or within half a sample period \
+            of it for adaptive under 500 Hz; what a live pad sends and scoring uses). \
             A summary goes \
             to standard error.
 

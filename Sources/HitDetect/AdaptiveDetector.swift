@@ -770,7 +770,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             struck += dt * max(-0.5, min(0.5, Self.subSampleOffset.at + Self.subSampleOffset.slope * first / deviation))
         }
         let hit = Hit(index: index, time: struck, strength: deviation,
-                      velocity: curve.velocity(amplitude: deviation, thresholdAmplitude: threshold))
+                      velocity: curve.velocity(amplitude: deviation, thresholdAmplitude: threshold), sampleTime: time)
         // The rebound test (slow rates): a push that swung the pad the way a stick does, with
         // little of the spring back a stick's strike is seen as at these rates. Not a hit, but
         // kept for `takeFelt`; masked, for the stand's ringing after it (a strike breaks

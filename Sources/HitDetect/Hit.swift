@@ -5,19 +5,25 @@
 public struct Hit: Equatable, Sendable {
     /// 0-based index of the sample that fired, counting every sample the detector was given.
     public var index: Int
-    /// Time of that sample, in seconds, as the source gave it.
+    /// When the strike happened, in seconds on the source's clock, by the detector's estimate:
+    /// the time of the sample `index` (`sampleTime`), or, for the adaptive detector under 500 Hz,
+    /// within half a sample period of it (where in its period the strike began, from how far
+    /// that sample had moved). This is the time sent on the wire and scored.
     public var time: Double
+    /// The time of the sample `index`, in seconds, as the source gave it.
+    public var sampleTime: Double
     /// The detector's value that fired: the squared delta in g² for the default detector,
     /// |Δz| in g for `tvdrums`.
     public var strength: Double
     /// How hard the strike was, 0...1, from `strength` through a `VelocityCurve`.
     public var velocity: Double
 
-    /// Creates a hit.
+    /// Creates a hit; `sampleTime` (the time of the sample `index`) is `time` unless given.
     @inlinable
-    public init(index: Int, time: Double, strength: Double, velocity: Double) {
+    public init(index: Int, time: Double, strength: Double, velocity: Double, sampleTime: Double? = nil) {
         self.index = index
         self.time = time
+        self.sampleTime = sampleTime ?? time
         self.strength = strength
         self.velocity = velocity
     }

@@ -40,21 +40,26 @@ public struct LogSummary: Equatable, Sendable {
     }
 }
 
-/// The hits CSV of docs/architecture.md, `drumpad replay` output: `index,t,strength,velocity`.
+/// The hits CSV of docs/architecture.md, `drumpad replay` output:
+/// `index,t,strength,velocity,struck`. `t` is the time of the data row `index` (the contract);
+/// `struck` is when the detector dates the strike (`Hit.time`: within half a sample period of
+/// that row for the adaptive detector under 500 Hz, else `t`), the time a live pad sends.
 public enum HitCSV {
     /// The header line, with its line end.
-    public static let header = "index,t,strength,velocity\n"
+    public static let header = "index,t,strength,velocity,struck\n"
 
-    /// Appends one hit as a CSV row: t with 6 decimals (µs), strength exact (shortest
+    /// Appends one hit as a CSV row: the times with 6 decimals (µs), strength exact (shortest
     /// round-trip form), velocity with 4 decimals.
     public static func append(_ hit: Hit, to out: inout [UInt8]) {
         DecimalFormatting.appendInteger(UInt64(hit.index), to: &out)
         out.append(UInt8(ascii: ","))
-        DecimalFormatting.append(hit.time, decimals: 6, to: &out)
+        DecimalFormatting.append(hit.sampleTime, decimals: 6, to: &out)
         out.append(UInt8(ascii: ","))
         out.append(contentsOf: hit.strength.description.utf8)
         out.append(UInt8(ascii: ","))
         DecimalFormatting.append(hit.velocity, decimals: 4, to: &out)
+        out.append(UInt8(ascii: ","))
+        DecimalFormatting.append(hit.time, decimals: 6, to: &out)
         out.append(UInt8(ascii: "\n"))
     }
 }

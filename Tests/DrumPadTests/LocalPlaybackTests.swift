@@ -33,7 +33,7 @@ struct LocalPlaybackTests {
         var hits = "t,drum,velocity\n"
         for row in replay.split(separator: "\n").dropFirst() {
             let fields = row.split(separator: ",")
-            hits += "\(fields[1]),snare,\(fields[3])\n"
+            hits += "\(fields[4]),snare,\(fields[3])\n"  // struck: the time the pad plays
         }
         let hitsPath = Program.temporaryFile(hits)
         let reference = "/tmp/drumpad-local-ref-\(getpid()).wav"

@@ -28,7 +28,7 @@ struct ReplayCommandTests {
         let run = Program.run("drumpad", ["replay", Self.sample, "--detector", "card"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
-        #expect(lines.first == "index,t,strength,velocity")
+        #expect(lines.first == "index,t,strength,velocity,struck")
         let log = try Self.sampleLog()
         let rows = Self.hitRows(run.stdout)
         #expect(rows.count == log.labelled.count && rows.count > 20)
@@ -44,6 +44,30 @@ struct ReplayCommandTests {
         }
         #expect(run.stderr.contains("5000 samples over 19.996 s (~250.0 Hz)"))
         #expect(run.stderr.contains("\(rows.count) of \(rows.count) strikes found, 0 false hits"))
+    }
+
+    /// With the default detector too, `t` is the time of the row `index` (the contract:
+    /// `tools/plot` checks it, and refused these hits while `t` carried the detector's sub-sample
+    /// dating), and `struck`, when the detector dates the strike, lies within half a sample period
+    /// of it.
+    @Test func theDefaultDetectorsTIsItsRowsTimeAndStruckWithinHalfAPeriod() throws {
+        for (path, period) in [(Self.sample, 0.004), ("Tests/Fixtures/stands/idle-bumps-seed131/pad.csv", 0.01)] {
+            let run = Program.run("drumpad", ["replay", Program.repositoryRoot + "/" + path])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").first == "index,t,strength,velocity,struck")
+            let log = try Self.readLogText(Program.contents(Program.repositoryRoot + "/" + path))
+            let rows = Self.hitRows(run.stdout)
+            #expect(rows.count >= 5, "\(path): \(rows.count) hits")
+            var dated = 0
+            for row in rows {
+                let index = try #require(Int(row[0]))
+                #expect(DecimalFormatting.string(log.time[index], decimals: 6) == String(row[1]), "\(path): \(row)")
+                let t = try #require(Double(row[1])), struck = try #require(Double(row[4]))
+                #expect(abs(struck - t) <= period / 2 + 1e-6, "\(path): \(row)")
+                if abs(struck - t) > 1e-6 { dated += 1 }
+            }
+            #expect(dated > 0, "\(path): no hit dated off its row, so the test shows nothing")
+        }
     }
 
     /// A pad alone on a stand whose cymbal bumps it 0.15-1 g every 0.3-1.5 s (20 s, 250 Hz,
@@ -69,7 +93,7 @@ struct ReplayCommandTests {
         func velocities(_ extra: [String]) -> [Double] {
             let run = Program.run("drumpad", ["replay", log, "--no-settings", "--detector", "adaptive"] + extra)
             #expect(run.status == 0, "\(run.stderr)")
-            return Self.hitRows(run.stdout).compactMap { $0.count == 4 ? Double($0[3]) : nil }
+            return Self.hitRows(run.stdout).compactMap { $0.count == 5 ? Double($0[3]) : nil }
         }
         let measured = velocities([])
         #expect(measured.count > 10 && measured.allSatisfy { $0 < 1 }, "\(measured)")

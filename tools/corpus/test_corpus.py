@@ -323,6 +323,10 @@ def test_spearman_ranks_ties_and_correlates():
     # Matching: the nearest hit within 10 ms per label; the far one is not matched.
     hits = "index,t,strength,velocity\n1,1.002,0,0.2\n2,2.001,0,0.5\n3,3.000,0,0.9\n4,5.0,0,0.1\n"
     assert score.velocity_correlation(hits, [(1.0, 1.0), (2.0, 2.0), (3.0, 3.0), (4.0, 4.0)], 250) == 1.0
+    # Where drumpad writes `struck` (the strike's time by the detector), that is what is matched,
+    # not the row's `t`: here every `t` is 50 ms off and no hit would match.
+    hits = "index,t,strength,velocity,struck\n1,1.050,0,0.2,1.002\n2,2.050,0,0.5,2.001\n3,3.050,0,0.9,3.000\n"
+    assert score.velocity_correlation(hits, [(1.0, 1.0), (2.0, 2.0), (3.0, 3.0)], 250) == 1.0
 
 
 def _load_script(name):
