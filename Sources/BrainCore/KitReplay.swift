@@ -198,9 +198,12 @@ public struct KitReplay {
                       couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
     }
 
-    /// Seconds to µs on the replay's clock.
-    static func micros(_ seconds: Double) -> Int64 {
+    /// Seconds to µs on the replay's clock. The sensor-log reader keeps times within ±10¹² s
+    /// (`SensorLogReader.largestValue`); beyond ±9·10¹² s (Int64's µs) this saturates rather
+    /// than trap, whoever calls it.
+    public static func micros(_ seconds: Double) -> Int64 {
         guard seconds.isFinite else { return 0 }
-        return Int64((seconds * 1e6).rounded())
+        let limit = 9e12
+        return Int64((max(-limit, min(limit, seconds)) * 1e6).rounded())
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HitDetect
 
 /// A pad's sensor log through the detection a pad runs at its defaults, for `drumbrain replay`:
@@ -18,6 +21,8 @@ public enum PadLogDetection {
         public var drum: String?
         /// Samples read.
         public var samples: Int
+        /// The first sample's time, s (nil with none).
+        public var firstTime: Double?
     }
 
     /// Why a log could not be read.
@@ -26,20 +31,50 @@ public enum PadLogDetection {
         public var description: String
     }
 
-    /// Reads `path` (a sensor log CSV) and runs `kind`'s detector at its defaults over its z axis.
+    /// Bytes read from a log at a time; more than the reader's longest line (64 KiB).
+    static let chunkBytes = 1 << 20
+
+    /// Reads `path` (a sensor log CSV) in chunks, so that an endless input (`/dev/zero`) stops
+    /// at the reader's longest line rather than filling memory, and runs `kind`'s detector at
+    /// its defaults over its z axis. The corresponding C functions are `open` and `read`.
     public static func detect(path: String, kind: DetectorKind) throws -> Detected {
-        let bytes: [UInt8]
-        do { bytes = try TextFile.readBytes(path) } catch { throw Failure(description: error.description) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
         // The adaptive detector's lean test reads x and y too (a bad x or y only leaves it
         // without them).
         var reader = SensorLogReader(fileName: path, options: .init(readXY: kind == .adaptive, optionalXY: true))
         var batch = SensorBatch()
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: chunkBytes)
         do {
-            _ = try bytes.withUnsafeBytes { try reader.read($0, isEnd: true, into: &batch) }
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(description: "\(path): \(String(cString: strerror(errno)))")
+                }
+                pending.append(contentsOf: chunk[..<n])
+                let used = try pending.withUnsafeBytes { try reader.read($0, isEnd: n == 0, into: &batch) }
+                pending.removeFirst(used)
+                if n == 0 { break }
+            }
             try reader.finish()
+        } catch let error as Failure {
+            throw error
         } catch {
             throw Failure(description: "\(error)")
         }
+        // A stated rate counts only if it is one (a positive number up to 1 MHz); else it is
+        // measured, as when none is stated.
+        let stated = reader.metadataValue("rate_hz").flatMap { Double($0.split(separator: " ").first ?? "") }
+            .flatMap { $0 > 0 && $0 <= 1e6 ? $0 : nil }
+        return detect(batch, kind: kind, rateHz: stated, drum: reader.metadataValue("drum"))
+    }
+
+    /// Runs `kind`'s detector at its defaults over `batch` (a log's or an evemu recording's
+    /// samples); `rateHz` is measured from the samples when not given.
+    public static func detect(_ batch: SensorBatch, kind: DetectorKind, rateHz: Double?, drum: String?) -> Detected {
         var hits: [KitReplay.PadHit] = []
         func run<D: HitDetector>(_ detector: inout D) {
             var found: [Hit] = []
@@ -66,11 +101,15 @@ public enum PadLogDetection {
             var detector = AdaptiveDetector()
             run(&detector)
         }
-        var rate = reader.metadataValue("rate_hz").flatMap { Double($0.split(separator: " ").first ?? "") }
-        if rate == nil, batch.count > 2 {
+        var measured: Double?
+        if batch.count > 2 {
             var meter = SampleRateMeter(intervals: min(64, batch.count - 1))
-            for i in 0..<batch.count { if let r = meter.add(time: batch.time[i]) { rate = r; break } }
+            for i in 0..<batch.count { if let r = meter.add(time: batch.time[i]) { measured = r; break } }
         }
-        return Detected(hits: hits, rateHz: rate, drum: reader.metadataValue("drum"), samples: batch.count)
+        // The stated rate, unless the samples' own is over twice or under half of it (a log
+        // whose `# rate_hz:` is wrong would set the brain's windows by a rate it does not have).
+        var rate = rateHz ?? measured
+        if let stated = rateHz, let measured, measured > 2 * stated || measured < stated / 2 { rate = measured }
+        return Detected(hits: hits, rateHz: rate, drum: drum, samples: batch.count, firstTime: batch.time.first)
     }
 }

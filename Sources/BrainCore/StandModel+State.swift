@@ -30,7 +30,7 @@ extension StandModel {
     public static func restoring(_ text: String, configuration: Configuration = Configuration()) -> (model: StandModel, skipped: Int) {
         var model = StandModel(configuration)
         var skipped = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+        for line in text.split(whereSeparator: \.isNewline) {
             if line.hasPrefix("#") { continue }
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count == 8, f[0] == "pair", let source = decode(f[1]), let receiver = decode(f[2]), source != receiver,

@@ -17,6 +17,8 @@ public enum DrumAudioError: Error, Equatable, Sendable, CustomStringConvertible 
     case resampling(path: String, reason: String)
     /// A hits CSV is malformed.
     case badHits(path: String, line: Int, detail: String)
+    /// An offline render would run longer than `OfflineRender.longestSeconds`.
+    case renderTooLong(seconds: Double)
     /// An output cannot be opened; carries the reason and what to try.
     case output(name: String, reason: String, hint: String)
 
@@ -38,6 +40,10 @@ public enum DrumAudioError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(path): \(reason)"
         case .resampling(let path, let reason):
             return "\(path): resampling failed: \(reason)"
+        case .renderTooLong(let seconds):
+            return "the render would run \(Int(seconds.rounded(.up))) s, from t = 0 to its last hit; at most "
+                + "\(Int(OfflineRender.longestSeconds)) s (one hour) is rendered, held in memory: split the hits, "
+                + "or move their times nearer 0"
         case .badHits(let path, let line, let detail):
             return "\(path):\(line): \(detail)"
         case .output(let name, let reason, let hint):

@@ -112,11 +112,19 @@ public enum KitLoader {
             guard !drums.contains(where: { $0.name == drumName }) else {
                 throw .badKit(path: file, detail: "drum \"\(drumName)\" appears twice")
             }
-            let azimuth = entry["azimuth"]?.number ?? 0
+            // Given, a field must be a number: "gain": "loud" or null was read as the default.
+            func number(_ value: JSONValue?, _ key: String, or fallback: Double) throws(DrumAudioError) -> Double {
+                guard let value else { return fallback }
+                guard let number = value.number else {
+                    throw .badKit(path: file, detail: "drum \"\(drumName)\": \"\(key)\" must be a number")
+                }
+                return number
+            }
+            let azimuth = try number(entry["azimuth"], "azimuth", or: 0)
             guard (-90...90).contains(azimuth) else {
                 throw .badKit(path: file, detail: "drum \"\(drumName)\": azimuth \(azimuth) is outside -90…90 degrees")
             }
-            let gain = entry["gain"]?.number ?? 1
+            let gain = try number(entry["gain"], "gain", or: 1)
             guard gain >= 0 && gain <= 4 else {
                 throw .badKit(path: file, detail: "drum \"\(drumName)\": gain \(gain) is outside 0…4")
             }
@@ -134,8 +142,8 @@ public enum KitLoader {
                     guard let sample = layer["sample"]?.string else {
                         throw .badKit(path: file, detail: "drum \"\(drumName)\": every layer needs a \"sample\"")
                     }
-                    let low = layer["min"]?.number ?? 0
-                    let high = layer["max"]?.number ?? 1
+                    let low = try number(layer["min"], "min", or: 0)
+                    let high = try number(layer["max"], "max", or: 1)
                     guard low >= 0, high <= 1, low <= high else {
                         throw .badKit(path: file, detail: "drum \"\(drumName)\": layer \"\(TerminalText.name(sample))\" needs 0 ≤ min ≤ max ≤ 1")
                     }

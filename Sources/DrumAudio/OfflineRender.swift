@@ -23,9 +23,16 @@ public enum OfflineRender {
     /// Frames per render call, as an audio thread would use.
     public static let periodFrames = 128
 
+    /// The longest render, in seconds from t = 0 to the last hit: an hour of 48 kHz stereo
+    /// float is 1.4 GB held in memory. A hit list from a log timed by the epoch would otherwise
+    /// ask for terabytes.
+    public static let longestSeconds: Double = 3600
+
     /// The interleaved stereo render of `hits` (sorted here by time), long enough for the last
-    /// sound to end, and the names of drums the kit lacks (those hits are skipped).
-    public static func render(kit: Kit, hits: [TimedHit]) -> (samples: [Float], unknownDrums: [String]) {
+    /// sound to end, and the names of drums the kit lacks (those hits are skipped). Throws
+    /// `renderTooLong` past `longestSeconds`, before anything is allocated.
+    public static func render(kit: Kit, hits: [TimedHit]) throws(DrumAudioError) -> (samples: [Float], unknownDrums: [String]) {
+        if let last = hits.lazy.map(\.time).max(), !(last <= longestSeconds) { throw .renderTooLong(seconds: last) }
         let sorted = hits.sorted { $0.time < $1.time }
         var unknown: [String] = []
         var scheduled: [ScheduledHit] = []
@@ -82,7 +89,9 @@ public enum OfflineRender {
         }
         var hits: [TimedHit] = []
         var columns: [String]?
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // `\.isNewline`: "\r\n" is one Character, so splitting on "\n" alone read a CRLF file as
+        // one line.
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = Self.trimmed(raw)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -101,6 +110,10 @@ public enum OfflineRender {
             let value = { (name: String) -> String? in header.firstIndex(of: name).map { fields[$0] } }
             guard let t = Double(value("t")!), t.isFinite, t >= 0 else {
                 throw .badHits(path: path, line: number + 1, detail: "t \"\(value("t")!)\" is not a time in seconds ≥ 0")
+            }
+            guard t <= longestSeconds else {
+                throw .badHits(path: path, line: number + 1, detail: "t \(value("t")!) is past the "
+                               + "\(Int(longestSeconds)) s (one hour) a render holds; move the times nearer 0")
             }
             let velocityText = value("velocity") ?? ""
             let velocity = velocityText.isEmpty ? 1 : Float(velocityText)

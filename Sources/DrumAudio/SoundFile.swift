@@ -4,6 +4,10 @@ import CSndFile
 /// Audio files through libsndfile (any format it reads) and rate conversion through
 /// libsamplerate. Control-side only: these allocate and do I/O.
 public enum SoundFile {
+    /// The sample rates a kit's sound may have, Hz.
+    public static let lowestRate = 1_000, highestRate = 768_000
+    /// The longest sound a kit may hold, seconds.
+    public static let longestSeconds = 600
     /// Reads a whole file as interleaved floats, keeping mono as mono and mixing more than two
     /// channels down to stereo. The corresponding C functions are `sf_open` and `sf_readf_float`.
     public static func read(_ path: String) throws(DrumAudioError) -> AudioBuffer {
@@ -17,11 +21,25 @@ public enum SoundFile {
         guard channels > 0, info.samplerate > 0 else {
             throw .soundFile(path: path, reason: "no channels or no sample rate")
         }
+        // The header's word is checked before it sizes anything: a rate no sound card runs at
+        // (a WAV saying 1 Hz asked libsamplerate for 48,000 times its frames, 192 GB) or more
+        // frames than a kit holds in memory.
+        guard (Self.lowestRate...Self.highestRate).contains(Int(info.samplerate)) else {
+            throw .soundFile(path: path, reason: "a sample rate of \(info.samplerate) Hz is not an audio rate "
+                             + "(\(Self.lowestRate)–\(Self.highestRate) Hz)")
+        }
+        guard channels <= 64, frames >= 0, frames <= Self.longestSeconds * Int(info.samplerate) else {
+            throw .soundFile(path: path, reason: "\(channels) channels of \(frames) frames: more than the "
+                             + "\(Self.longestSeconds / 60) minutes (and 64 channels) a kit's sound may hold")
+        }
         var data = [Float](repeating: 0, count: frames * channels)
         let read = data.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) }
         guard read == frames else {
             throw .soundFile(path: path, reason: "read \(read) of \(frames) frames: \(String(cString: sf_strerror(file)))")
         }
+        // A float file may hold NaN or infinities (or values a mix would take to them): silence
+        // and ±16 (+24 dBFS), so that one bad sample cannot poison the mix it is added to.
+        for i in data.indices where !(data[i].magnitude <= 16) { data[i] = data[i].isNaN ? 0 : (data[i] > 0 ? 16 : -16) }
         if channels <= 2 {
             return AudioBuffer(interleaved: data, channels: channels, sampleRate: Double(info.samplerate))
         }

@@ -37,7 +37,7 @@ struct Render: ParsableCommand {
         let loaded = try KitLoader.load(kitPath)
         for line in loaded.leftOut { printError("drumbrain render: kit \(kitPath): \(line)") }
         let list = try OfflineRender.readHits(hits)
-        let (samples, unknown) = OfflineRender.render(kit: loaded, hits: list)
+        let (samples, unknown) = try OfflineRender.render(kit: loaded, hits: list)
         try samples.withUnsafeBufferPointer { buffer in
             try SoundFile.writeWAV(out, interleaved: buffer, channels: 2, sampleRate: Int(loaded.sampleRate), pcm16: pcm16)
         }

@@ -85,7 +85,7 @@ struct KitReplayCommand: ParsableCommand {
         var buffer = [UInt8](repeating: 0, count: 8192)
         let count = fread(&buffer, 1, buffer.count, file)
         let text = String(decoding: buffer[..<count], as: UTF8.self)
-        guard let header = text.split(separator: "\n").first(where: {
+        guard let header = text.split(whereSeparator: \.isNewline).first(where: {
             let line = $0.trimmingPrefix(while: { $0 == " " || $0 == "\u{FEFF}" })
             return !line.isEmpty && !line.hasPrefix("#")
         }) else { return false }
@@ -141,21 +141,23 @@ struct KitReplayCommand: ParsableCommand {
         let loadedKit = try KitLoader.load(kitPath)
         for line in loadedKit.leftOut { Self.report("drumbrain replay: kit \(Self.shown(kitPath)): \(line)") }
         var pads: [KitReplay.Pad] = []
+        var start: Double?
         let logs = self.logs.filter { path in
             guard Self.isOtherCSV(path) else { return true }
             Self.report("drumbrain replay: \(Self.shown(path)): skipped: not a sensor log (its header has no z column; a labels file or a hit list?)")
             return false
         }
         guard !logs.isEmpty else {
-            throw ValidationError((self.logs.count == 1 ? "the file given is not" : "none of the \(self.logs.count) files given is")
-                                  + " a sensor log (a header with t and z columns)")
+            throw DrumBrain.Failure(description: (self.logs.count == 1 ? "the file given is not" : "none of the \(self.logs.count) files given is")
+                                    + " a sensor log (a header with t and z columns)")
         }
         for path in logs {
             let found: PadLogDetection.Detected
             do {
                 found = try PadLogDetection.detect(path: path, kind: detector)
             } catch {
-                throw ValidationError("\(error)")
+                // The file's fault, not the command line's: no usage after it (exit 1).
+                throw DrumBrain.Failure(description: "\(error)")
             }
             let stem = Self.stem(path)
             let drum = found.drum ?? stem
@@ -169,7 +171,11 @@ struct KitReplayCommand: ParsableCommand {
                        + (found.felt > 0 ? " (and \(found.felt) pushes felt through the stand)" : "")
                        + ", pad \"\(Self.shown(stem))\" playing \(Self.shown(drum))")
             pads.append(.init(name: stem, drum: drum, rateHz: found.rateHz, hits: found.hits))
+            if let first = found.firstTime { start = min(start ?? first, first) }
         }
+        // The WAV and the MIDI file begin at the whole second the logs begin in: 0 for logs timed
+        // from their start, not 1.7 billion seconds of silence for logs timed by the epoch.
+        let origin = (start ?? 0).rounded(.down)
         let groups = try Serve.crosstalkGroups(crosstalkGroup)
         let stands = StandCrosstalk(model: Serve.loadStands(standState))
         var choosing = LatencyChooser.Configuration(periodMicros: LatencyChooser.defaultPeriodMicros)
@@ -223,8 +229,8 @@ struct KitReplayCommand: ParsableCommand {
             try TextFile.write(text, to: decisions)
         }
         if let out {
-            let timed = result.played.map { TimedHit(time: $0.time, drum: pads[$0.pad].drum, velocity: Float($0.velocity)) }
-            let (samples, _) = OfflineRender.render(kit: loadedKit, hits: timed)
+            let timed = result.played.map { TimedHit(time: $0.time - origin, drum: pads[$0.pad].drum, velocity: Float($0.velocity)) }
+            let (samples, _) = try OfflineRender.render(kit: loadedKit, hits: timed)
             let silent = timed.count { loadedKit.index(of: $0.drum) == nil }
             try samples.withUnsafeBufferPointer { buffer in
                 try SoundFile.writeWAV(out, interleaved: buffer, channels: 2, sampleRate: Int(loadedKit.sampleRate), pcm16: false)
@@ -238,7 +244,7 @@ struct KitReplayCommand: ParsableCommand {
             var silent = 0
             for hit in result.played {
                 guard let drum = loadedKit.index(of: pads[hit.pad].drum),
-                      let note = midi.mapping.note(drum: drum, velocity: Float(hit.velocity), micros: Int64((hit.time * 1e6).rounded()),
+                      let note = midi.mapping.note(drum: drum, velocity: Float(hit.velocity), micros: KitReplay.micros(hit.time - origin),
                                            notes: notes)
                 else {
                     silent += 1

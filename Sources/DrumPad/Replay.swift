@@ -286,12 +286,16 @@ struct Replay: ParsableCommand {
 
     func sweepGrid() throws -> SweepGrid {
         SweepGrid(
-            thresholds: try thresholds.map { try SweepGrid.parseValues($0, name: "--thresholds") }
-                ?? SweepGrid.standard.thresholds,
+            thresholds: try thresholds.map {
+                try SweepGrid.parseValues($0, name: "--thresholds").map { value in
+                    guard value >= 0 else { throw ValidationError("--thresholds: \(value) is negative; a threshold is ≥ 0") }
+                    return value
+                }
+            } ?? SweepGrid.standard.thresholds,
             refractories: try refractories.map {
                 try SweepGrid.parseValues($0, name: "--refractories").map { value in
-                    guard value >= 0, value == value.rounded() else {
-                        throw ValidationError("--refractories: \(value) is not a whole number ≥ 0")
+                    guard value >= 0, value <= 1_000_000, value == value.rounded() else {
+                        throw ValidationError("--refractories: \(value) is not a whole number of samples in 0…1000000")
                     }
                     return Int(value)
                 }

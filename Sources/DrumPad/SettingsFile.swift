@@ -26,7 +26,7 @@ enum SettingsFile {
     /// The options in the text of a settings file, as arguments (`["--threshold", "0.3"]`).
     static func arguments(text: String, path: String) throws -> [String] {
         var arguments: [String] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = line.trimmingCharacters(in: " \t\r")
             if trimmed.isEmpty { continue }

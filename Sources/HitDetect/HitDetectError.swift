@@ -15,6 +15,8 @@ public enum HitDetectError: Error, Equatable, Sendable, CustomStringConvertible 
     case badNumber(file: String, line: Int, column: String, text: String)
     /// A field holds NaN or an infinity.
     case nonFiniteNumber(file: String, line: Int, column: String, text: String)
+    /// A field holds a number beyond ±`SensorLogReader.largestValue`.
+    case numberTooLarge(file: String, line: Int, column: String, text: String)
     /// The time column went backwards.
     case timeDecreased(file: String, line: Int, previous: Double, current: Double)
     /// A line is longer than the reader accepts; the file is probably not a sensor log.
@@ -38,6 +40,9 @@ public enum HitDetectError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(file):\(line): column \"\(column)\": \"\(text)\" is not a number"
         case .nonFiniteNumber(let file, let line, let column, let text):
             return "\(file):\(line): column \"\(column)\": \"\(text)\" is not a finite number"
+        case .numberTooLarge(let file, let line, let column, let text):
+            return "\(file):\(line): column \"\(column)\": \"\(text)\" is beyond ±1e12 "
+                + "(more g than any sensor reads, more seconds than a log's clock holds)"
         case .timeDecreased(let file, let line, let previous, let current):
             return "\(file):\(line): t goes backwards (\(current) after \(previous)); "
                 + "t must be non-decreasing"

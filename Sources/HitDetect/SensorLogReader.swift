@@ -239,6 +239,9 @@ public struct SensorLogReader: Sendable {
                                 else { break lines }
                                 value = exact
                             }
+                            // Out of range: the general path reports it (or drops an
+                            // optional x or y).
+                            guard value.magnitude <= Self.largestValue else { break lines }
                             row.set(role, value)
                         }
                         if p >= end {
@@ -397,7 +400,7 @@ public struct SensorLogReader: Sendable {
         if start == end && role == .hit { return 0 }
         if options.optionalXY && (role == .x || role == .y) {
             let value = DecimalParsing.parse(line + start, count: end - start, powers: powers) ?? .nan
-            return value.isFinite ? value : .nan
+            return value.magnitude <= Self.largestValue ? value : .nan
         }
         guard let value = DecimalParsing.parse(line + start, count: end - start, powers: powers)
         else {
@@ -408,8 +411,18 @@ public struct SensorLogReader: Sendable {
             throw .nonFiniteNumber(file: fileName, line: lineNumber, column: columns[column],
                                    text: Self.text(line + start, count: end - start))
         }
+        guard value.magnitude <= Self.largestValue else {
+            throw .numberTooLarge(file: fileName, line: lineNumber, column: columns[column],
+                                  text: Self.text(line + start, count: end - start))
+        }
         return value
     }
+
+    /// The largest magnitude a field may hold: 10¹² g is beyond any sensor, and 10¹² s (31,700
+    /// years) beyond any log's clock, while its µs still fit an Int64 with room to add and
+    /// subtract, and z's differences and their squares stay finite. Beyond it a value is an
+    /// error (an optional x or y is dropped), not a trap or an infinity further on.
+    public static let largestValue = 1e12
 
     static func text(_ start: UnsafePointer<UInt8>, count: Int) -> String {
         let shown = min(count, 40)

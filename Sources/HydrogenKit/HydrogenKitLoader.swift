@@ -32,8 +32,9 @@ public enum HydrogenKitLoader {
 
         func child(_ name: String) -> Element? { children.first { $0.name == name } }
         func all(_ name: String) -> [Element] { children.filter { $0.name == name } }
+        /// The child's number; NaN and the infinities count as none (the kit's default then).
         func number(_ name: String) -> Double? {
-            child(name).flatMap { Double($0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            child(name).flatMap { Double($0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }.flatMap { $0.isFinite ? $0 : nil }
         }
         func string(_ name: String) -> String? {
             child(name)?.text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -41,11 +42,21 @@ public enum HydrogenKitLoader {
     }
 
     /// Builds the element tree (XMLParser is a SAX parser).
+    /// How deep elements may nest: a drumkit.xml nests five. A tree 60,000 deep overflowed the
+    /// stack as it was freed (each element frees its children).
+    static let deepestNesting = 64
+
     final class TreeBuilder: NSObject, XMLParserDelegate {
         var stack: [Element] = [Element(name: "#document")]
+        var tooDeep = false
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName: String?, attributes: [String: String] = [:]) {
+            guard stack.count <= HydrogenKitLoader.deepestNesting else {
+                tooDeep = true
+                parser.abortParsing()
+                return
+            }
             let element = Element(name: elementName)
             stack.last!.children.append(element)
             stack.append(element)
@@ -88,7 +99,12 @@ public enum HydrogenKitLoader {
         let parser = XMLParser(data: data)
         let builder = TreeBuilder()
         parser.delegate = builder
-        guard parser.parse() else {
+        let parsed = parser.parse()
+        guard !builder.tooDeep else {
+            throw .unreadableKit(path: file, reason: "elements nested deeper than \(deepestNesting) (line \(parser.lineNumber)): "
+                                 + "not a Hydrogen drumkit.xml")
+        }
+        guard parsed else {
             throw .unreadableKit(path: file, reason: "not valid XML (line \(parser.lineNumber)): "
                                  + (parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"))
         }

@@ -200,10 +200,11 @@ extension ParsableCommand {
     }
 
     /// Says `error` on standard error as `Error: ...` and exits with status 1 (64 for a
-    /// `ValidationError`).
+    /// `ValidationError`). On one line (`TerminalText.line`): it may quote a file's name or a
+    /// field, and a name holding a line break would otherwise print a second, forged `Error:`.
     public static func exit(withError error: any Error) -> Never {
         if let validation = error as? ValidationError { report(.usage(validation.message, [Self.self])) }
-        printErr("Error: \(error)\n")
+        printErr("Error: \(TerminalText.line(String(describing: error)))\n")
         Glibc.exit(1)
     }
 }
@@ -231,7 +232,7 @@ private func report(_ request: Request) -> Never {
         exit(0)
     case .usage(let message, let path):
         let names = path.map { $0.name }.joined(separator: " ")
-        printErr("Error: \(message)\nUsage: \(usageLine(path, short: true))\n  See '\(names) --help' for more information.\n")
+        printErr("Error: \(TerminalText.line(message))\nUsage: \(usageLine(path, short: true))\n  See '\(names) --help' for more information.\n")
         exit(64)
     }
 }

@@ -39,7 +39,7 @@ public struct EvemuRecording: Sendable {
     /// Parses the text of a recording; errors name `fileName` and the line.
     public init(text: String, fileName: String) throws(SensorError) {
         var lineNumber = 0
-        for line: Substring in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line: Substring in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let content = line.firstIndex(of: "#").map { line[..<$0] } ?? line[...]
             let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })

@@ -62,7 +62,7 @@ struct AudioEngineTests {
         // writes about as much as the time it ran (not gigabytes at real-time priority).
         #expect(played.count / 2 <= Int(ran) * 48_000 / 1_000_000 + 4 * 1_024,
                 "\(played.count / 2) frames written in \(ran) µs")
-        let (expected, _) = OfflineRender.render(kit: kit, hits: [
+        let (expected, _) = try OfflineRender.render(kit: kit, hits: [
             TimedHit(time: 480 / 48_000, drum: "kick", velocity: 1),
             TimedHit(time: 1_000 / 48_000, drum: "snare", velocity: 0.5),
             TimedHit(time: 2_000 / 48_000, drum: "kick", velocity: 0.8)])

@@ -58,7 +58,7 @@ struct HydrogenKitTests {
         let kit = try KitLoader.load(hydrogenKits + "/" + name)
         #expect(kit.drums.count >= 15)
         for drum in kit.drums {
-            let (out, _) = OfflineRender.render(kit: kit, hits: [TimedHit(time: 0, drum: drum.name, velocity: 1)])
+            let (out, _) = try OfflineRender.render(kit: kit, hits: [TimedHit(time: 0, drum: drum.name, velocity: 1)])
             let peak = out.map(abs).max() ?? 0
             #expect(peak > 0.01, "\(name): \(drum.name) is silent")
         }
@@ -203,7 +203,7 @@ struct HydrogenKitFormsTests {
             let kit = try KitLoader.load(folder)
             #expect(kit.drums.count == (try Self.playableInstruments(folder)), "\(name): \(kit.leftOut)")
             for drum in kit.drums {
-                let (out, _) = OfflineRender.render(kit: kit, hits: [TimedHit(time: 0, drum: drum.name, velocity: 1)])
+                let (out, _) = try OfflineRender.render(kit: kit, hits: [TimedHit(time: 0, drum: drum.name, velocity: 1)])
                 #expect((out.map(abs).max() ?? 0) > 0.001, "\(name): \(drum.name) is silent")
             }
         }

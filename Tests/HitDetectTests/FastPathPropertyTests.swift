@@ -24,7 +24,8 @@ struct FastPathPropertyTests {
             case 1: return sign + "." + digits(1 + next(9))                  // no integer part
             case 2: return sign + digits(1 + next(9)) + "."                  // no fraction
             case 3: return sign + digits(1 + next(6)) + "e-" + digits(1 + next(2))  // exponent
-            case 4: return sign + digits(1 + next(20)) + "." + digits(1 + next(20))  // long
+            // Long: up to twelve integer digits, within the reader's ±1e12.
+            case 4: return sign + digits(1 + next(12)) + "." + digits(1 + next(20))
             default: return sign + digits(1 + next(9)) + "." + digits(1 + next(9))  // plain
             }
         }
@@ -49,6 +50,23 @@ struct FastPathPropertyTests {
             #expect(batch.z.map(\.bitPattern) == expectedZ.map(\.bitPattern))
             #expect(batch.labelled == Array(stride(from: 0, to: 3000, by: 7)))
         }
+    }
+
+    /// Past ±1e12 (`SensorLogReader.largestValue`) a number is an error naming its line and
+    /// column, on the fast path's plain digits as on the general path's spellings, wherever the
+    /// chunks end; an optional x or y there is dropped instead (NaN), as a malformed one is.
+    @Test(arguments: ["1000000000001", "-1000000000001", "1e13", "170000000000000.5"])
+    func aNumberBeyondTheLargestIsAnErrorNamingItsLine(_ field: String) throws {
+        let text = "t,z\n0,1\n1,\(field)\n" + String(repeating: "2,0.123456789\n", count: 4)
+        #expect(readError(text) == .numberTooLarge(file: "log.csv", line: 3, column: "z", text: field))
+        let time = "t,z\n0,1\n\(field),0.5\n"
+        #expect(readError(time) == .numberTooLarge(file: "log.csv", line: 3, column: "t", text: field))
+        for chunk in [1 << 20, 5] {
+            let (_, batch) = try readLog("t,x,y,z\n0,\(field),0,1\n1,0,0,1\n", chunk: chunk,
+                                         options: .init(readXY: true, optionalXY: true))
+            #expect(batch.count == 2 && batch.x[0].isNaN && batch.x[1] == 0)
+        }
+        #expect(readError("t,z\n0,1\n1,999999999999.5\n") == nil)
     }
 
     @Test(arguments: ["1.2.3", "12-3", "1..2", "--5", "0x1p3", "1,5", "١٢", "12345678a", "+", "-.", "1e"])
