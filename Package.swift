@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "PadCommandLine", dependencies: ["Console"]),
         // Accelerometer sources of a pad: evdev nodes through libevdev, IIO devices, evemu
         // recordings; device discovery.
-        .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev", "TextSearch", "Console"]),
+        .target(name: "PadSensors", dependencies: ["Monotonic", "CEvdev", "TextSearch", "Console", "HitDetect"]),
         // The audio engine: kits, the real-time mixer, outputs, offline rendering. Shared by the
         // brain and a pad's --local playback.
         .target(name: "DrumAudio", dependencies: ["SPSCRing", "Monotonic", "CSndFile", "CSampleRate", "CALSA", "TextSearch", "Console"]),
@@ -87,7 +87,7 @@ let package = Package(
             name: "DrumBrain",
             dependencies: [
                 "BrainCore", "Console", "DrumNet", "DrumAudio", "DrumVisual", "HitDetect", "Monotonic", "SPSCRing", "CALSA", "CSndFile",
-                "JACKAudio", "HydrogenKit", "LinkedLibraries",
+                "JACKAudio", "HydrogenKit", "LinkedLibraries", "PadSensors",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -72,6 +72,10 @@ public enum PadLogDetection {
         return detect(batch, kind: kind, rateHz: stated, drum: reader.metadataValue("drum"))
     }
 
+    /// The largest evemu recording read, bytes (whole, as `drumpad replay` reads one): an hour
+    /// of a 1.6 kHz device is about 700 MB of text.
+    public static let largestRecording = 1 << 30
+
     /// Runs `kind`'s detector at its defaults over `batch` (a log's or an evemu recording's
     /// samples); `rateHz` is measured from the samples when not given.
     public static func detect(_ batch: SensorBatch, kind: DetectorKind, rateHz: Double?, drum: String?) -> Detected {

@@ -12,8 +12,9 @@ public enum TextFile {
         public var description: String
     }
 
-    /// The whole file. The corresponding C functions are `open` and `read`.
-    public static func readBytes(_ path: String) throws(Failure) -> [UInt8] {
+    /// The whole file, refused past `limit` bytes (an endless input stops there). The
+    /// corresponding C functions are `open` and `read`.
+    public static func readBytes(_ path: String, limit: Int = Int.max) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -26,6 +27,7 @@ public enum TextFile {
                 throw Failure(description: "\(path): \(String(cString: strerror(errno)))")
             }
             if n == 0 { return bytes }
+            guard n <= limit - bytes.count else { throw Failure(description: "\(path): larger than \(limit >> 20) MiB") }
             bytes.append(contentsOf: chunk[..<n])
         }
     }

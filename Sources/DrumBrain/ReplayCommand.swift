@@ -3,6 +3,7 @@ import BrainCore
 import Console
 import DrumAudio
 import HitDetect
+import PadSensors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,8 +14,10 @@ struct KitReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay several pads' sensor logs (one clock) through the pads' detection and the brain's decisions, as live.",
         discussion: """
-            Each LOG is one pad, named by its file's stem; it plays the drum its `# drum:` line \
-            names, else its stem. Each log goes through the detection a pad runs at its defaults, \
+            Each LOG is one pad (a sensor log CSV, or an evemu-record recording, whose times \
+            start at its first sample), named by its file's stem; it plays the drum its \
+            `# drum:` line names, else its stem, else the kit's drum its stem holds as a word \
+            (groove-kick-250hz.csv plays kick). Each log goes through the detection a pad runs at its defaults, \
             and every pad's hits reach the brain's decisions in the order a live brain receives \
             them (a sensor that reports in bursts included), with the same code: crosstalk across \
             pads on a stand is learned from the playing and cancelled. As live, each hit starts \
@@ -26,6 +29,7 @@ struct KitReplayCommand: ParsableCommand {
             Examples:
               drumbrain replay stand/*.csv --hits-dir /tmp/hits
               drumbrain replay snare.csv tom.csv --out kit.wav
+              drumbrain replay Samples/logs/groove-*.csv --out groove.wav
 
             Writes DIR/STEM.hits.csv per pad with --hits-dir (t,velocity,strength,delay_ms: one \
             row per hit the brain played; delay_ms is how long the decision held it past when it \
@@ -34,7 +38,7 @@ struct KitReplayCommand: ParsableCommand {
             as crosstalk, and the couplings learned, go to standard error.
             """)
 
-    @Argument(help: "The pads' sensor logs (CSV), recorded on one clock.")
+    @Argument(help: "The pads' sensor logs (CSV, or evemu recordings), recorded on one clock.")
     var logs: [String]
 
     @Option(help: "Write DIR/STEM.hits.csv for each pad.")
@@ -91,6 +95,47 @@ struct KitReplayCommand: ParsableCommand {
         }) else { return false }
         let columns = header.split(separator: ",").map { $0.filter { !$0.isWhitespace && $0 != "\u{FEFF}" }.lowercased() }
         return columns.contains("t") && !columns.contains("z")
+    }
+
+    /// The drum a log's stem names: the stem itself, else the kit's drum the stem holds as a
+    /// word between `-`, `_` or `.` (`groove-kick-250hz` plays kick; the longest such name where
+    /// several fit, so `hat-closed` wins over `hat`), else the stem (a drum the kit lacks).
+    static func drum(named stem: String, in drums: [String]) -> String {
+        if drums.contains(stem) { return stem }
+        let words = stem.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == "." }).map(String.init)
+        let held = drums.filter { name in
+            let parts = name.split(separator: "-").map(String.init)
+            guard !parts.isEmpty, parts.count <= words.count else { return false }
+            return (0...(words.count - parts.count)).contains { Array(words[$0..<($0 + parts.count)]) == parts }
+        }
+        let longest = held.map(\.count).max()
+        let best = held.filter { $0.count == longest }
+        return best.count == 1 ? best[0] : stem
+    }
+
+    /// Whether `path` is an evemu recording (`evemu-record`'s text) rather than a CSV log: by
+    /// its name (`.evemu`), else by its first bytes where it is a regular file.
+    static func isRecording(_ path: String) -> Bool {
+        if path.hasSuffix(".evemu") { return true }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let file = fopen(path, "r") else { return false }
+        defer { fclose(file) }
+        var head = [UInt8](repeating: 0, count: 64)
+        let count = fread(&head, 1, head.count, file)
+        return EvemuRecording.looksLikeRecording(Array(head[..<count]))
+    }
+
+    /// An evemu recording through the pads' detection, as `drumpad replay` reads one (z the
+    /// strike axis, times from the device's `MSC_TIMESTAMP` relative to its first sample).
+    func detectRecording(_ path: String) throws -> PadLogDetection.Detected {
+        let bytes = try TextFile.readBytes(path, limit: PadLogDetection.largestRecording)
+        let recording = try EvemuRecording(text: String(decoding: bytes, as: UTF8.self), fileName: path)
+        guard let scale = recording.unitsPerG(override: nil) else {
+            throw DrumBrain.Failure(description: "\(path): the recorded device (\"\(recording.name)\") gives no resolution for "
+                                    + "its axes; replay it with drumpad replay --units-per-g N, or record a CSV log")
+        }
+        let (batch, _) = recording.sensorBatch(axis: .z, unitsPerG: scale)
+        return PadLogDetection.detect(batch, kind: detector, rateHz: nil, drum: nil)
     }
 
     /// `dir/snare.csv` → `snare`.
@@ -154,16 +199,16 @@ struct KitReplayCommand: ParsableCommand {
         for path in logs {
             let found: PadLogDetection.Detected
             do {
-                found = try PadLogDetection.detect(path: path, kind: detector)
+                found = try Self.isRecording(path) ? detectRecording(path) : PadLogDetection.detect(path: path, kind: detector)
             } catch {
                 // The file's fault, not the command line's: no usage after it (exit 1).
                 throw DrumBrain.Failure(description: "\(error)")
             }
             let stem = Self.stem(path)
-            let drum = found.drum ?? stem
+            let drum = found.drum ?? Self.drum(named: stem, in: loadedKit.drums.map(\.name))
             if loadedKit.index(of: drum) == nil {
                 Self.report("drumbrain replay: \(Self.shown(path)): the kit \"\(loadedKit.displayName)\" has no drum \(Self.shown(drum)): the pad's hits are decided "
-                           + "and written as any pad's, but sound nothing (a `# drum:` line in the log names the pad's drum)")
+                           + "and written as any pad's, but sound nothing (a `# drum:` line in the log, or the drum's name as a word of the file's, names the pad's drum)")
             }
             Self.report("drumbrain replay: \(Self.shown(path)): \(found.samples) samples"
                        + (found.rateHz.map { " (\(DecimalFormatting.string($0, decimals: 1)) Hz)" } ?? "")

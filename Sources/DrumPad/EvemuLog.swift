@@ -34,22 +34,7 @@ struct EvemuLog {
                                      + "for its axes; give --units-per-g N (raw units per 1 g)")
         }
         deviceName = recording.name
-        var first: Int64?
-        var gapPending = false
-        for event in recording.samples(unitsPerG: scale) {
-            switch event {
-            case .gap:
-                gapPending = true
-            case .sample(let s):
-                if first == nil { first = s.deviceMicros }
-                if gapPending && batch.count > 0 { batch.gapsBefore.append(batch.count) }
-                gapPending = false
-                let t = Double(s.deviceMicros - first!) / 1e6
-                let (a, b) = s.across(axis)
-                batch.append(time: t, x: a, y: b, z: s.value(axis))
-                deviceMicros.append(s.deviceMicros)
-            }
-        }
+        (batch, deviceMicros) = recording.sensorBatch(axis: axis, unitsPerG: scale)
     }
 
     /// What `drumpad replay` says the log held.

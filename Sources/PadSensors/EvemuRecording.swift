@@ -1,3 +1,5 @@
+import HitDetect
+import Monotonic
 import Console
 
 /// A recording in `evemu-record`'s text format: the device description and its events.
@@ -113,5 +115,33 @@ public struct EvemuRecording: Sendable {
 extension Substring {
     func trimmingSpaces() -> String {
         String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
+    }
+}
+
+extension EvemuRecording {
+    /// The recording as a sensor log: its samples in g, `axis` as the detector's z and the other
+    /// two as x and y, with times from `MSC_TIMESTAMP` (else the recorded event times) relative to
+    /// the first sample, and a `# gap` where the kernel dropped events; and each sample's device
+    /// time in µs (for pacing). What `drumpad replay` and `drumbrain replay` read of a recording.
+    public func sensorBatch(axis: Axis, unitsPerG: (x: Double, y: Double, z: Double)) -> (batch: SensorBatch, deviceMicros: [Int64]) {
+        var batch = SensorBatch()
+        var deviceMicros: [Int64] = []
+        var first: Int64?
+        var gapPending = false
+        for event in samples(unitsPerG: unitsPerG) {
+            switch event {
+            case .gap:
+                gapPending = true
+            case .sample(let s):
+                if first == nil { first = s.deviceMicros }
+                if gapPending && batch.count > 0 { batch.gapsBefore.append(batch.count) }
+                gapPending = false
+                let t = Double(s.deviceMicros.saturatingSubtract(first!)) / 1e6
+                let (a, b) = s.across(axis)
+                batch.append(time: t, x: a, y: b, z: s.value(axis))
+                deviceMicros.append(s.deviceMicros)
+            }
+        }
+        return (batch, deviceMicros)
     }
 }

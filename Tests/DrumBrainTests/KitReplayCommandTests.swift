@@ -215,5 +215,49 @@ struct KitReplayCommandTests {
         #expect(percent.map { (4.5...10).contains($0) } == true, "\(brain.output)")
         #expect(Program.contents(state).hasPrefix("# drumbrain stands v1\npair\t"))
     }
-}
+    /// An evemu recording replays as `drumpad replay` reads it (the issue's "CSV or evemu"):
+    /// the same hits at the same times (drumpad's `struck`, the time a live pad sends), beside a
+    /// CSV log on the one clock; before, it was read as a CSV and refused ("no t column").
+    @Test func anEvemuRecordingReplaysAsDrumpadReadsIt() {
+        let recording = Program.repositoryRoot + "/Tests/Fixtures/evdev/strikes.evemu"
+        let pad = Program.run("drumpad", ["replay", recording])
+        #expect(pad.status == 0, "\(pad.stderr)")
+        let expected = pad.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[4]) }
+        #expect(expected.count >= 10)
+        let dir = "/tmp/drumtest-evemu-\(getpid())"
+        defer { _ = Program.runTool("rm", ["-rf", dir]) }
+        let run = Program.run("drumbrain", ["replay", recording, Program.repositoryRoot + "/Samples/logs/snare-250hz.csv", "--hits-dir", dir])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("strikes.evemu: 1250 samples (250.0 Hz), \(expected.count) hits"), "\(run.stderr)")
+        let times = Program.contents("\(dir)/strikes.hits.csv").split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) }
+        #expect(times == expected)
+        #expect(Program.contents("\(dir)/snare-250hz.hits.csv").split(separator: "\n").count > 40)
+    }
 
+    /// A log named for more than its drum (`groove-kick-250hz.csv`, as the bundled logs are)
+    /// plays the kit's drum its name holds as a word; the longest such name where several fit.
+    /// Before, every bundled log's pad played a drum the kit lacks: a silent WAV.
+    @Test func aPadPlaysTheDrumItsFileNameHoldsAsAWord() {
+        let dir = "/tmp/drumtest-named-\(getpid())"
+        mkdir(dir, 0o755)
+        defer { _ = Program.runTool("rm", ["-rf", dir]) }
+        let logs = ["kick", "snare", "hihat"].map { Program.repositoryRoot + "/Samples/logs/groove-\($0)-250hz.csv" }
+        let run = Program.run("drumbrain", ["replay"] + logs + ["--out", dir + "/groove.wav"])
+        #expect(run.status == 0, "\(run.stderr)")
+        for drum in ["kick", "snare", "hihat"] {
+            #expect(run.stderr.contains("pad \"groove-\(drum)-250hz\" playing \(drum)"), "\(run.stderr)")
+        }
+        #expect(!run.stderr.contains("left silent") && !run.stderr.contains("has no drum"), "\(run.stderr)")
+        // A kit with hat and hat-closed: a log named pad_hat-closed.csv plays hat-closed; one
+        // whose name holds no drum as a word (tomato.csv: tom only inside a word) plays its stem.
+        let kit = dir + "/kit"
+        mkdir(kit, 0o755)
+        for name in ["hat", "hat-closed", "tom"] { _ = Program.runTool("cp", [Program.repositoryRoot + "/Samples/kit/snare.wav", "\(kit)/\(name).wav"]) }
+        FileManager.default.createFile(atPath: kit + "/kit.json", contents: Data(#"{"name": "hats", "drums": [{"name": "hat", "sample": "hat.wav"}, {"name": "hat-closed", "sample": "hat-closed.wav"}, {"name": "tom", "sample": "tom.wav"}]}"#.utf8))
+        for (name, drum) in [("pad_hat-closed", "hat-closed"), ("tomato", "tomato")] {
+            _ = Program.runTool("cp", [logs[1], "\(dir)/\(name).csv"])
+            let named = Program.run("drumbrain", ["replay", "\(dir)/\(name).csv", "--kit", kit])
+            #expect(named.stderr.contains("pad \"\(name)\" playing \(drum)"), "\(named.stderr)")
+        }
+    }
+}
