@@ -43,6 +43,16 @@ struct DetectorOptions: ParsableArguments {
     var minimumG: Double?
 
     func validate() throws {
+        // A setting of another detector than the one in force was ignored without a word (the
+        // sweep's own suggestion, --detector adaptive --threshold 0.8, changed nothing).
+        if detector == .adaptive, thresholdChoice != nil || refractory != nil {
+            throw ValidationError("--threshold and --refractory set the card's and tvdrums' detectors; the adaptive "
+                                  + "detector's are --minimum-g (g) and --mask-ms")
+        }
+        if detector != .adaptive, minimumG != nil || maskMs != nil {
+            throw ValidationError("--minimum-g and --mask-ms set the adaptive detector; the \(detector.rawValue) "
+                                  + "detector's are --threshold and --refractory")
+        }
         guard threshold >= 0, threshold.isFinite else {  // (the given one; 0.4 passes)
             throw ValidationError("--threshold must be a number ≥ 0, such as 0.4")
         }

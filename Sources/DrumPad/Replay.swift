@@ -19,8 +19,9 @@ struct Replay: ParsableCommand {
             With labels (--labels, or a hit column in the log) the hits are scored: each label \
             matched one-to-one with a hit within the tolerance, then precision, recall and F1.
 
-            With --sweep the detector runs over a grid of thresholds and refractory periods; the \
-            grid goes to standard output as CSV and the best setting to standard error.
+            With --sweep the card's detector (or the one --detector names) runs over a grid of \
+            thresholds and refractory periods (for adaptive: its --minimum-g and its --mask-ms); \
+            the grid goes to standard output as CSV and the best setting to standard error.
 
             Examples:
               drumpad replay Samples/logs/snare-250hz.csv
@@ -59,7 +60,7 @@ struct Replay: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "With --neighbour: the brain's --jitter-buffer-ms. A hit waits that long after its strike before it plays, and a louder neighbour's hit arriving meanwhile takes it back as crosstalk.",
-        discussion: "Hits are decided in the order the brain would receive them: when the sample each fired on reached the host (the log's t_event column, for sensors that report several samples at once), so a neighbour's crosstalk can arrive before the strike that caused it. 0 (the brain's default) decides each hit as it arrives."))
+        discussion: "Hits are decided in the order the brain would receive them: when the sample each fired on reached the host (the log's t_event column, for sensors that report several samples at once), so a neighbour's crosstalk can arrive before the strike that caused it. 0 (the default here) decides each hit as it arrives; the live brain and drumbrain replay choose one from the pads' hits (docs/timing.md)."))
     var jitterBufferMs: Double = 0
 
     @Flag(help: "Sweep a threshold × refractory grid instead of printing hits.")
@@ -334,10 +335,13 @@ struct Replay: ParsableCommand {
         printError("drumpad replay --sweep: \(summary.text); \(sweepDetector.rawValue) detector, "
                    + "\(grid.thresholds.count) thresholds × \(grid.refractories.count) refractories")
         if let best = Sweep.best(of: cells), let score = best.score {
-            printError("best: --threshold \(best.threshold) --refractory \(best.refractory): "
-                       + Self.text(score))
-            printError("try: drumpad replay \(log) --detector \(sweepDetector.rawValue) "
-                       + "--threshold \(best.threshold) --refractory \(best.refractory)")
+            // The grid's threshold and refractory are the adaptive detector's least trigger and
+            // mask (ms): the suggestion names the options that set them.
+            let setting = sweepDetector == .adaptive
+                ? "--minimum-g \(best.threshold) --mask-ms \(best.refractory)"
+                : "--threshold \(best.threshold) --refractory \(best.refractory)"
+            printError("best: \(setting): " + Self.text(score))
+            printError("try: drumpad replay \(log) --detector \(sweepDetector.rawValue) \(setting)")
         } else {
             printError("no labels (give --labels FILE or log a hit column), so no best setting: "
                        + "compare the hit counts with the strikes you played")

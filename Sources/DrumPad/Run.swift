@@ -51,8 +51,8 @@ struct Run: ParsableCommand {
     @Option(help: "This pad's name, shown by the brain (default: HOST-DRUM).")
     var name: String?
 
-    @Option(help: "Seconds to wait for the brain before starting anyway (hits then drop until it comes).")
-    var waitForBrain: Double = 5
+    @Option(help: "Seconds to wait for the brain before starting anyway (hits then drop until it comes; default 5, and 0 with --local and no --brain or --brain-name: a practice pad starts at once).")
+    var waitForBrain: Double?
 
     @Option(help: "Start replaying at this wall-clock time (seconds since 1970, such as $(date +%s) + 3), the log's t = 0 then, so pads started one by one play together as their logs were recorded on one clock.")
     var startAt: Double?
@@ -85,6 +85,13 @@ struct Run: ParsableCommand {
         if brain != nil && brainName != nil {
             throw ValidationError("give --brain (an address) or --brain-name (discovery), not both")
         }
+        // Both become integers of µs or ns further on: NaN waited forever, 1e300 trapped.
+        if let waitForBrain, !(0...86_400).contains(waitForBrain) {
+            throw ValidationError("--wait-for-brain must be 0…86400 seconds, such as 5")
+        }
+        if let startAt, !(0...1e11).contains(startAt) {
+            throw ValidationError("--start-at must be seconds since 1970, such as $(( $(date +%s) + 3 ))")
+        }
     }
 
     static func parseAddress(_ text: String) -> (host: String, port: Int)? {
@@ -101,7 +108,11 @@ struct Run: ParsableCommand {
         var sensor: LiveSensor?
         if replay == nil {
             sensor = try deviceOptions.open(unitsPerG: axisOptions.unitsPerG) { printError("drumpad: \($0)") }
+        } else if let replay {
+            _ = try FileChunks.head(path: replay, bytes: 1)  // a log that cannot be read is said now, not after the wait
         }
+        // So is a local kit that cannot be played.
+        let playback = local ? try LocalPlayback(drum: drum, kitPath: kit, output: localOutput) : nil
         let target: PadLink.Target = brain.flatMap(Self.parseAddress).map { .address(host: $0.host, port: $0.port) }
             ?? .discover(brainName: brainName)
         var finder: AvahiBrowser?
@@ -182,8 +193,9 @@ struct Run: ParsableCommand {
             }
         }
         link.start()
-        if welcomed.wait(timeout: .now() + waitForBrain) == .timedOut {
-            printError("drumpad: no brain after \(waitForBrain) s; starting anyway (hits drop until one answers)")
+        let waitForBrain = self.waitForBrain ?? (local && brain == nil && brainName == nil ? 0 : 5)
+        if welcomed.wait(timeout: .now() + waitForBrain) == .timedOut, waitForBrain > 0 {
+            printError("drumpad: no brain after \(DecimalFormatting.string(waitForBrain, decimals: 1)) s; starting anyway (hits drop until one answers)")
         }
         // With --start-at, a replay's t = 0 is due at that instant on the monotonic
         // clock, whenever this process wakes: pads started together stay on one clock to the
@@ -201,7 +213,6 @@ struct Run: ParsableCommand {
                 while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil) == EINTR {}
             }
         }
-        let playback = local ? try LocalPlayback(drum: drum, kitPath: kit, output: localOutput) : nil
         if let playback { printError("drumpad: playing locally: \(playback.description)") }
         var localHits = 0
         StopRequest.install()
@@ -285,6 +296,11 @@ struct Run: ParsableCommand {
                    + (feltCount > 0 ? "; \(feltCount) pushes felt through the stand (\(stats.sentFelt) sent for the brain to learn from, none played)" : "")
                    + (stats.roundTripMicros.map { "; round trip \($0) µs" } ?? "")
                    + (local ? "; \(localHits) played locally" : ""))
+        // A replay whose hits reached no brain (and played nowhere else) did not do its job: a
+        // script must not take it for done.
+        if replay != nil, !local, hitCount > 0, stats.sentHits == 0 {
+            throw DrumPadError.usage("no hit reached a brain (\(hitCount) found, all dropped): is one running, and is --brain right?")
+        }
     }
 }
 

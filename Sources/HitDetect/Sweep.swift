@@ -44,7 +44,7 @@ public struct SweepGrid: Equatable, Sendable {
     /// The grid swept when none is given: thresholds 0.05…2.0 in steps of 0.05, refractory
     /// 2…30 samples in steps of 2.
     public static let standard = SweepGrid(
-        thresholds: (1...40).map { Double($0) * 0.05 },
+        thresholds: (1...40).map { Double($0) * 5 / 100 },  // 0.7, not 14 × 0.05 = 0.7000000000000001
         refractories: Array(stride(from: 2, through: 30, by: 2)))
 
     /// Parses a list of values: `A:B:STEP` (inclusive) or `v1,v2,...`.

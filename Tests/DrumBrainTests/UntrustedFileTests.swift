@@ -105,7 +105,7 @@ struct UntrustedFileTests {
     /// An endless input (`/dev/zero`) was read whole before parsing: 4 GB in 10 s, and on. It now
     /// stops at the reader's longest line.
     @Test func anEndlessInputStopsAtTheLongestLine() {
-        let run = Program.runTool("timeout", ["60", Program.productsFolder + "/drumbrain", "replay", "/dev/zero"])
+        let run = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumbrain", "replay", "/dev/zero"])
         #expect(run.status == 1, "exit \(run.status): \(run.stderr)")
         #expect(run.stderr.contains("/dev/zero:1: line longer than 65536 bytes"), "\(run.stderr)")
     }

@@ -265,3 +265,56 @@ struct ReplayCommandTests {
         #expect(bad.status != 0 && bad.stderr.contains("--jitter-buffer-ms must be 0…200"), "\(bad.stderr)")
     }
 }
+
+/// What a new user tried and was misled by (a walkthrough of the built programs, 2026-12-02).
+struct FirstUseTests {
+    static let sample = Program.repositoryRoot + "/Samples/logs/snare-250hz.csv"
+
+    /// The sweep's suggestion for the adaptive detector named --threshold and --refractory,
+    /// which that detector ignored without a word; it names the options the grid sets now, and a
+    /// setting of another detector than the one in force is a usage error.
+    @Test func aSweepSuggestsTheOptionsOfItsDetectorAndOthersAreRefused() throws {
+        let sweep = Program.run("drumpad", ["replay", Self.sample, "--sweep", "--detector", "adaptive",
+                                            "--thresholds", "0.1,0.2", "--refractories", "30,45"])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let suggestion = sweep.stderr.split(separator: "\n").first { $0.hasPrefix("try: ") }.map(String.init) ?? ""
+        #expect(suggestion.contains("--detector adaptive --minimum-g 0.") && suggestion.contains(" --mask-ms "), "\(sweep.stderr)")
+        // The suggestion runs, and runs what it says.
+        let words = suggestion.dropFirst("try: drumpad ".count).split(separator: " ").map(String.init)
+        let tried = Program.run("drumpad", words)
+        #expect(tried.status == 0, "\(suggestion): \(tried.stderr)")
+        let at = try #require(words.firstIndex(of: "--minimum-g"), "\(suggestion)")
+        let minimum = words[at + 1]
+        #expect(tried.stderr.contains("at least \(minimum) g"), "\(tried.stderr)")
+        for (detector, options) in [("adaptive", ["--threshold", "0.8"]), ("card", ["--mask-ms", "30"])] {
+            let run = Program.run("drumpad", ["replay", Self.sample, "--detector", detector] + options)
+            #expect(run.status == 64, "\(detector) \(options): \(run.stderr)")
+        }
+        // The standard grid prints its thresholds as typed: 0.7, not 0.7000000000000001.
+        let standard = Program.run("drumpad", ["replay", Self.sample, "--sweep"])
+        #expect(standard.stdout.contains("\n0.7,") && !standard.stdout.contains("00000000"), "\(standard.stdout.prefix(400))")
+    }
+
+    /// `drumpad run --replay` of a log it cannot read waited 5 s for the brain before saying so;
+    /// it says so first now. A replay whose hits reached no brain exited 0 ("0 sent"): a script
+    /// took it for done. Values that become integer µs are checked (NaN waited forever).
+    @Test func aReplayThatReachesNoBrainFailsAndABadLogIsSaidFirst() {
+        let missing = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
+                                                  "--replay", "/nonexistent/x.csv", "--brain", "127.0.0.1:9"])
+        #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/x.csv: cannot open"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("no brain after"), "\(missing.stderr)")
+        // One second of the bundled log (its first strikes), into a port nothing listens on.
+        let rows = Program.contents(Self.sample).split(separator: "\n").prefix(260).joined(separator: "\n") + "\n"
+        let short = Program.temporaryFile(rows)
+        defer { unlink(short) }
+        let run = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
+                                              "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "0"])
+        #expect(run.status == 1, "exit \(run.status): \(run.stderr)")
+        #expect(run.stderr.contains("0 sent") && run.stderr.contains("no hit reached a brain"), "\(run.stderr)")
+        for option in [["--wait-for-brain", "nan"], ["--start-at", "1e300"]] {
+            let bad = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
+                                                  "--replay", short, "--brain", "127.0.0.1:9"] + option)
+            #expect(bad.status == 64, "\(option): \(bad.stderr)")
+        }
+    }
+}
