@@ -30,7 +30,8 @@ import Monotonic
 /// judged; a receiver's own strike is weighed against the unscaled played prior.
 ///
 /// A hit is crosstalk when the hits on other pads around it explain its strength (`Bound`): each
-/// coupled pair's `margin` × coupling × source strength, added up, plus the receiver's softest
+/// coupled pair's `margin` × coupling × source strength (less where a played receiver's
+/// responses spread narrowly: `spreadFactor`), added up, plus the receiver's softest
 /// hit (`floorAllowance`) for its own noise; the prior counts once, for the strongest neighbour.
 /// Where the receiver's sensor is faster than the source's, the source's strength is also what
 /// the other pads' crosstalk of it shows (`witnessed`).
@@ -191,6 +192,22 @@ public struct StandModel: Sendable {
         /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
         public var floorAllowance: Double = 1.0
 
+        /// A played receiver's pair is weighed at no more than this × the 90th percentile of its
+        /// last `spreadResponses` responses' ratios, where that is under `margin` × the coupling
+        /// (but at least `leastMargin` × it); 0: `margin` alone. Where the source's sensor reads
+        /// its strikes truly (a 1.6 kHz ride beside a 100 Hz floortom), the receiver's crosstalk
+        /// reads within 1.3 × its median, and 2.5 × took the floortom's strokes struck with the
+        /// ride's, read at 2–4 times the crosstalk (two-stands:mixed seed 202: 14 lost); where it
+        /// does not (a phone's strikes read at a tenth to a third), the ratios spread as wide as
+        /// the margin and nothing changes. Not on a pad that has hardly played (`isPlayed`): an
+        /// idle 1.6 kHz ride's crosstalk now and then reads past 1.5 × that percentile, and
+        /// with nothing of its own to lose it played it.
+        public var spreadFactor: Double = 1.5
+        /// The least margin the spread of the responses may bring a pair to.
+        public var leastMargin: Double = 1.6
+        /// How many of a pair's last responses show its spread; fewer, and `margin` holds.
+        public var spreadResponses: Int = 16
+
         /// The defaults.
         public init() {}
     }
@@ -207,6 +224,11 @@ public struct StandModel: Sendable {
         public var upper: Double
         /// The stand's lag the responses show, µs (running mean).
         public var lagMicros: Double = 0
+        /// The last `spreadResponses` responses' ratios, oldest first (not kept in the state
+        /// file: after a restart a pair takes `margin` until it has answered that many again).
+        public var lastRatios: [Double] = []
+        /// Their 90th percentile, once there are `spreadResponses` (`margin(_:estimate:)`).
+        public var highRatio: Double?
 
         init(prior: Double) { upper = prior }
     }
@@ -328,7 +350,7 @@ public struct StandModel: Sendable {
             // Until the pair has answered `trustedResponses` strikes, what it learned counts for
             // no more than the prior: the first responses may be the receiver's own strokes,
             // struck with the source's before its own strikes were known.
-            let learned = estimate * c.margin
+            let learned = estimate * (isPlayed(key.receiver) ? margin(pair, estimate: estimate) : c.margin)
             return (pair.responses < c.trustedResponses ? min(learned, prior) : learned, true)
         }
         // Not coupled, but it has answered: on a pad that has played `unplayedHits` hits, what
@@ -337,6 +359,14 @@ public struct StandModel: Sendable {
             return (min(prior, pair.upper, estimate * c.margin * c.unlearnedFactor), false)
         }
         return (min(prior, pair.upper), false)
+    }
+
+    /// How far above its learned coupling a played receiver's hit is still the pair's crosstalk:
+    /// `margin`, or less where the pair's responses spread narrowly (`spreadFactor`).
+    func margin(_ pair: Pair, estimate: Double) -> Double {
+        let c = configuration
+        guard c.spreadFactor > 0, let high = pair.highRatio, estimate > 0 else { return c.margin }
+        return min(c.margin, max(c.leastMargin, c.spreadFactor * high / estimate))
     }
 
     /// Whether `pad`'s own strikes are known: it has struck `ownSoftStrikes` times alone (a
@@ -781,6 +811,13 @@ public struct StandModel: Sendable {
                         pair.estimate = ratio
                     }
                     pair.responses += 1
+                    if c.spreadResponses > 0 {
+                        pair.lastRatios.append(ratio)
+                        if pair.lastRatios.count > c.spreadResponses { pair.lastRatios.removeFirst() }
+                        if pair.lastRatios.count == c.spreadResponses {
+                            pair.highRatio = pair.lastRatios.sorted()[(c.spreadResponses - 1) * 9 / 10]
+                        }
+                    }
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
                 } else if !answered && telling
                             && (pair.responseRate < c.minimumResponseRate

@@ -465,6 +465,31 @@ struct StandModelTests {
         }
     }
 
+    /// A pair whose answers read within a few per cent of each other (as a 100 Hz floortom reads
+    /// a 1.6 kHz ride's crosstalk: within 1.3 × its median, the ride's strikes read truly) weighs
+    /// a played receiver's hit against 1.6 × its coupling (`spreadFactor` × the answers' 90th
+    /// percentile, at least `leastMargin`), not 2.5 ×: b's stroke struck with a's and read at
+    /// 0.3 g (3 × what a's strike causes, 0.1 g, where 2.5 × and b's softest hit explain 0.35 g)
+    /// plays. Without the rule it is cancelled, and so it is on a pad that has not played (an
+    /// idle pad has no stroke to lose, and its rare loud crosstalk would play).
+    @Test func aPairThatAnswersNarrowlyWeighsAPlayedPadsStrokeAgainstLessThanTheMargin() {
+        for (played, spread, plays) in [(true, 1.5, true), (true, 0.0, false), (false, 1.5, false)] {
+            var configuration = StandModel.Configuration()
+            configuration.spreadFactor = spread
+            let player = Player(StandCrosstalk(model: StandModel(configuration)), slotMs: 0)
+            if played { for k in 0..<4 { _ = player.hit("b", Double(k) * 300, 1.0) } }
+            for k in 0..<24 {  // a's 5 g strikes, each answered by b at 2 % ± 2.5 % of it
+                let t = 2_000 + Double(k) * 250
+                _ = player.hit("a", t, 5)
+                _ = player.hit("b", t + 1, k % 2 == 0 ? 0.0975 : 0.1025)
+            }
+            _ = player.hit("a", 9_000, 5)
+            let stroke = player.hit("b", 9_001, 0.3)
+            #expect((stroke != .crosstalk) == plays, "played \(played), spread factor \(spread): \(stroke)")
+            #expect(player.stands.model.couplings.count == 1)
+        }
+    }
+
     /// A stand that rings on long after a strike (`tools/corpus/stand --vary ringing`) can fire a
     /// pad 60-80 ms after a loud strike beside it, past the window and its 20 ms ring tail. On a
     /// pad that has played fewer than `unplayedHits` (5) hits a learned pair's tail lasts
