@@ -141,7 +141,12 @@ public final class MIDIFileRecorder: Sendable {
 
     /// The tick at `micros`.
     static func ticks(_ micros: Int64) -> Int64 {
-        (micros * Int64(division) + Int64(tempoMicros) / 2) / Int64(tempoMicros)
+        // Saturating: a note 5·10⁹ s on (a log's clock) overflowed the product and trapped; the
+        // delta it makes is held at the largest a file takes (`variableLength`) anyway.
+        let (product, overflow) = micros.multipliedReportingOverflow(by: Int64(division))
+        let (rounded, over) = product.addingReportingOverflow(Int64(tempoMicros) / 2)
+        guard !overflow, !over else { return micros < 0 ? Int64.min / Int64(tempoMicros) : Int64.max / Int64(tempoMicros) }
+        return rounded / Int64(tempoMicros)
     }
 
     static func variableLength(_ value: Int64) -> [UInt8] {

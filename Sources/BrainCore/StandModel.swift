@@ -192,8 +192,8 @@ public struct StandModel: Sendable {
         /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
         public var floorAllowance: Double = 1.0
 
-        /// A played receiver's pair is weighed at no more than this × the 90th percentile of its
-        /// last `spreadResponses` responses' ratios, where that is under `margin` × the coupling
+        /// A played receiver's pair is weighed at no more than this × the 14th in order of its last
+        /// `spreadResponses` (16) responses' ratios, where that is under `margin` × the coupling
         /// (but at least `leastMargin` × it); 0: `margin` alone. Where the source's sensor reads
         /// its strikes truly (a 1.6 kHz ride beside a 100 Hz floortom), the receiver's crosstalk
         /// reads within 1.3 × its median, and 2.5 × took the floortom's strokes struck with the
@@ -227,7 +227,8 @@ public struct StandModel: Sendable {
         /// The last `spreadResponses` responses' ratios, oldest first (not kept in the state
         /// file: after a restart a pair takes `margin` until it has answered that many again).
         public var lastRatios: [Double] = []
-        /// Their 90th percentile, once there are `spreadResponses` (`margin(_:estimate:)`).
+        /// The 14th of them in order (about their 85th percentile), once there are
+        /// `spreadResponses` (`margin(_:estimate:)`).
         public var highRatio: Double?
 
         init(prior: Double) { upper = prior }

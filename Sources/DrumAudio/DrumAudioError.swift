@@ -41,11 +41,12 @@ public enum DrumAudioError: Error, Equatable, Sendable, CustomStringConvertible 
         case .resampling(let path, let reason):
             return "\(path): resampling failed: \(reason)"
         case .renderTooLong(let seconds):
-            return "the render would run \(Int(seconds.rounded(.up))) s, from t = 0 to its last hit; at most "
+            let shown = seconds.magnitude < 1e15 ? String(Int(seconds.rounded(.up))) : "\(seconds)"  // NaN, 1e300: no trap
+            return "the render would run \(shown) s, from its start to its last hit; at most "
                 + "\(Int(OfflineRender.longestSeconds)) s (one hour) is rendered, held in memory: split the hits, "
                 + "or move their times nearer 0"
         case .badHits(let path, let line, let detail):
-            return "\(path):\(line): \(detail)"
+            return line > 0 ? "\(path):\(line): \(detail)" : "\(path): \(detail)"  // line 0: the file as a whole
         case .output(let name, let reason, let hint):
             return "cannot open output \(name): \(reason); \(hint)"
         }

@@ -28,9 +28,11 @@ public enum SoundFile {
             throw .soundFile(path: path, reason: "a sample rate of \(info.samplerate) Hz is not an audio rate "
                              + "(\(Self.lowestRate)–\(Self.highestRate) Hz)")
         }
-        guard channels <= 64, frames >= 0, frames <= Self.longestSeconds * Int(info.samplerate) else {
+        // In absolute terms too: ten minutes at 768 kHz on 64 channels would still be 118 GB.
+        guard channels <= 64, frames >= 0, frames <= Self.longestSeconds * Int(info.samplerate),
+              frames * channels <= Self.longestSeconds * 96_000 * 2 else {
             throw .soundFile(path: path, reason: "\(channels) channels of \(frames) frames: more than the "
-                             + "\(Self.longestSeconds / 60) minutes (and 64 channels) a kit's sound may hold")
+                             + "\(Self.longestSeconds / 60) minutes (of 96 kHz stereo, and 64 channels) a kit's sound may hold")
         }
         var data = [Float](repeating: 0, count: frames * channels)
         let read = data.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) }

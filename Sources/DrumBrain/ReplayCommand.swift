@@ -284,6 +284,11 @@ struct KitReplayCommand: ParsableCommand {
                        + (silent > 0 ? " (\(silent) on drums the kit lacks left silent)" : ""))
         }
         if let midiOut {
+            // Bounded as a render is: a file hours long is no kit's replay, and its times would
+            // overflow the ticks.
+            if let last = result.played.map(\.time).max(), !(last - origin <= OfflineRender.longestSeconds) {
+                throw DrumAudioError.renderTooLong(seconds: last - origin)
+            }
             let notes = loadedKit.drums.map(\.midiNote)
             let recorder = MIDIFileRecorder(path: midiOut, flushMicros: .max)
             var silent = 0

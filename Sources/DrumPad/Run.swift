@@ -109,10 +109,11 @@ struct Run: ParsableCommand {
         if replay == nil {
             sensor = try deviceOptions.open(unitsPerG: axisOptions.unitsPerG) { printError("drumpad: \($0)") }
         } else if let replay {
-            _ = try FileChunks.head(path: replay, bytes: 1)  // a log that cannot be read is said now, not after the wait
+            // A log that cannot be opened is said now, not after the wait for the brain. Opened
+            // only, and only a regular file: a pipe is read once, by the replay.
+            var info = stat()
+            if stat(replay, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG { _ = try FileChunks(path: replay) }
         }
-        // So is a local kit that cannot be played.
-        let playback = local ? try LocalPlayback(drum: drum, kitPath: kit, output: localOutput) : nil
         let target: PadLink.Target = brain.flatMap(Self.parseAddress).map { .address(host: $0.host, port: $0.port) }
             ?? .discover(brainName: brainName)
         var finder: AvahiBrowser?
@@ -213,6 +214,7 @@ struct Run: ParsableCommand {
                 while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil) == EINTR {}
             }
         }
+        let playback = local ? try LocalPlayback(drum: drum, kitPath: kit, output: localOutput) : nil
         if let playback { printError("drumpad: playing locally: \(playback.description)") }
         var localHits = 0
         StopRequest.install()

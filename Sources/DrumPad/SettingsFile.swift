@@ -66,8 +66,40 @@ enum SettingsFile {
             return ([command] + rest, nil, [])
         }
         let bytes = try FileChunks.readAll(path: path)
-        let settings = try self.arguments(text: String(decoding: bytes, as: UTF8.self), path: path)
+        let settings = yielding(try self.arguments(text: String(decoding: bytes, as: UTF8.self), path: path), to: rest)
         return ([command] + settings + rest, path, settings)
+    }
+
+    /// The file's `settings` less those of another detector than the one the command line
+    /// (`rest`) picks: its `--detector`, or the settings it gives (`--threshold` or `--refractory`
+    /// pick the card's, `--minimum-g` or `--mask-ms` the adaptive one). An option given there
+    /// wins, and a setting of a detector not in force is refused (`DetectorOptions.validate`):
+    /// after calibrating (detector = adaptive, minimum-g, mask-ms), `--detector card` was refused.
+    static func yielding(_ settings: [String], to rest: [String]) -> [String] {
+        func given(_ name: String) -> Bool { rest.contains { $0 == name || $0.hasPrefix(name + "=") } }
+        var chosen: String?
+        for (i, argument) in rest.enumerated() {
+            if argument == "--detector", i + 1 < rest.count { chosen = rest[i + 1] }
+            if argument.hasPrefix("--detector=") { chosen = String(argument.dropFirst("--detector=".count)) }
+        }
+        let card = ["--threshold", "--refractory"], adaptive = ["--minimum-g", "--mask-ms"]
+        let dropped: Set<String>
+        if let chosen {
+            dropped = Set(["--detector"] + (chosen == "adaptive" ? card : adaptive))
+        } else if card.contains(where: given) {
+            dropped = Set(["--detector"] + adaptive)
+        } else if adaptive.contains(where: given) {
+            dropped = Set(["--detector"] + card)
+        } else {
+            return settings
+        }
+        var kept: [String] = []
+        var i = 0
+        while i < settings.count {  // NAME VALUE pairs (`arguments(text:path:)`)
+            if !dropped.contains(settings[i]) { kept += settings[i..<min(i + 2, settings.count)] }
+            i += 2
+        }
+        return kept
     }
 }
 

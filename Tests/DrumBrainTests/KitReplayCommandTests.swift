@@ -232,6 +232,12 @@ struct KitReplayCommandTests {
         let times = Program.contents("\(dir)/strikes.hits.csv").split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) }
         #expect(times == expected)
         #expect(Program.contents("\(dir)/snare-250hz.hits.csv").split(separator: "\n").count > 40)
+        // Told apart by its first line too, whatever its name.
+        _ = Program.runTool("cp", [recording, "\(dir)/pad.rec"])
+        let named = Program.run("drumbrain", ["replay", "\(dir)/pad.rec", "--hits-dir", "\(dir)/byContent"])
+        #expect(named.status == 0, "\(named.stderr)")
+        let byContent = Program.contents("\(dir)/byContent/pad.hits.csv").split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) }
+        #expect(byContent == expected)
     }
 
     /// A log named for more than its drum (`groove-kick-250hz.csv`, as the bundled logs are)

@@ -76,6 +76,10 @@ struct UntrustedFileTests {
         #expect(Program.contents("\(folder)/hits/snare.hits.csv").split(separator: "\n").count > 40)
         #expect(Program.contents("\(folder)/hits/racktom.hits.csv").split(separator: "\n").count > 10)
 
+        // The MIDI file likewise (its ticks overflowed Int64 and trapped past 4.8·10⁹ s).
+        let midi = Program.run("drumbrain", ["replay"] + logs + ["--midi-out", "\(folder)/kit.mid"])
+        #expect(midi.status == 1 && midi.stderr.contains("at most 3600 s (one hour)"), "exit \(midi.status): \(midi.stderr)")
+
         let hits = Program.temporaryFile("t,drum,velocity\n0.5,kick,1\n1.93e14,kick,1\n")
         defer { unlink(hits) }
         let render = Program.run("drumbrain", ["render", "--hits", hits, "--out", "\(folder)/r.wav"])
@@ -187,10 +191,23 @@ struct UntrustedKitFileTests {
         defer { unlink(hits) }
         let render = Program.run("drumbrain", ["render", "--kit", folder, "--hits", hits, "--out", folder + "/out.wav"])
         #expect(render.status == 0, "\(render.stderr)")
-        let out = try SoundFile.read(folder + "/out.wav")
-        let samples = Array(out.samples)
+        // The render's own floats, from its data chunk (SoundFile.read would clean them itself).
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/out.wav")))
+        var at = 12, samples: [Float] = []
+        while at + 8 <= bytes.count {
+            let size = Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16 | Int(bytes[at + 7]) << 24
+            if bytes[at..<(at + 4)].elementsEqual("data".utf8) {
+                samples = stride(from: at + 8, to: min(bytes.count, at + 8 + size) - 3, by: 4).map { i in
+                    Float(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
+                }
+                break
+            }
+            at += 8 + size + size % 2
+        }
         #expect(samples.count > 9_000)
         #expect(samples.allSatisfy { $0.isFinite }, "\(samples.count { !$0.isFinite }) samples not finite")
+        // The 1e30 sample is held at 16 (× the drum's gain and pan, and the limiter after).
+        #expect(samples.allSatisfy { $0.magnitude <= 16 }, "largest \(samples.map(\.magnitude).max() ?? 0)")
         #expect(samples.contains { $0 != 0 })
     }
 

@@ -311,6 +311,13 @@ struct FirstUseTests {
                                               "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "0"])
         #expect(run.status == 1, "exit \(run.status): \(run.stderr)")
         #expect(run.stderr.contains("0 sent") && run.stderr.contains("no hit reached a brain"), "\(run.stderr)")
+        // Through a pipe, the early check reads nothing of it: every hit is still found (a byte
+        // read there was lost to the replay, and the log's first line with it).
+        let piped = Program.runTool("sh", ["-c", "cat \(Program.shellQuoted(short)) | timeout -k 5 60 \(Program.productsFolder)/drumpad run "
+                                           + "--drum snare --replay /dev/stdin --brain 127.0.0.1:9 --wait-for-brain 0 --local --local-output null"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let found = Program.run("drumpad", ["replay", short]).stdout.split(separator: "\n").count - 1
+        #expect(found >= 2 && piped.stderr.contains(": \(found) hits, 0 sent"), "\(found) hits by replay: \(piped.stderr)")
         for option in [["--wait-for-brain", "nan"], ["--start-at", "1e300"]] {
             let bad = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
                                                   "--replay", short, "--brain", "127.0.0.1:9"] + option)
