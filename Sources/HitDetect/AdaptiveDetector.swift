@@ -99,12 +99,17 @@ import Glibc
 ///   0.954–0.989; the kit4 stands (seeds 1–28) and the single-pad corpus scored as before.
 /// - **Felt ceiling (until the pad is shown played):** a pad that nobody has played yet but whose
 ///   stand is bumped feels most bumps as pushes by the tests above (at 1.6 kHz the bump test's),
-///   and the few that pass them read no stronger than those it felt. So once it has felt two pushes
-///   (`FeltCeiling.feltNeeded`), a candidate under `pushMaximumG` and no stronger than `feltMargin`
-///   (1.5) times the strongest of them is one more. A hit of 1.2 g (`pushMaximumG`: no push reaches
-///   it), or of more than twice the strongest push felt, shows the pad is played, and from then on
-///   the ceiling is off; a hit from before the second push is weighed against them once four are
-///   felt (a phone reads a 6 g strike at about 0.9 g; the first two pushes may both be weak). Under
+///   and the few that pass them read no stronger than those it felt. So once it has felt a push
+///   (`FeltCeiling.feltNeeded`), a candidate under `pushMaximumG` and no stronger than it
+///   (`FeltCeiling.firstMargin`), and from the second push on no stronger than `feltMargin` (1.5)
+///   times the strongest of them, is one more. (From the second push only, as until 2026-12-02, a
+///   bumped pad alone fired on the bumps between its first two pushes: 284 → 250 hits over 120
+///   simulated stands, 197 → 167 on 60 fresh ones, with no stroke more or fewer on 290 played
+///   stands; 1.5 × the one push held a snare's first stroke, read 0.74 g after a 0.50 g bump.) A hit
+///   of 1.2 g (`pushMaximumG`: no push reaches it), or of more than twice the strongest push felt,
+///   shows the pad is played, and from then on the ceiling is off; a hit from before the first push
+///   is weighed against them once four are felt (a phone reads a 6 g strike at about 0.9 g; the
+///   first pushes may be weak). Under
 ///   500 Hz only a hit of 1.2 g shows it for good: a proof by twice the pushes is weighed again
 ///   against each push felt later (`feltProofWithdrawn`), and once the ceiling would hold the
 ///   strongest hit that showed it (a push at least two thirds as strong), that was one more bump (a
@@ -230,7 +235,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         public var leanShare = 0.15
         /// Until the pad is shown played: once it has felt two pushes, a candidate under
         /// `pushMaximumG` and no stronger than this many times the strongest of them is one more
-        /// (the felt ceiling in the type's notes). 0: off.
+        /// (after the first push, no stronger than it: the felt ceiling in the type's notes). 0: off.
         public var feltMargin = 1.5
         /// Under 500 Hz, a pad shown played by a hit of more than twice the strongest push felt
         /// (not by one of `pushMaximumG`) is no longer so once a push felt later makes the
@@ -834,19 +839,24 @@ struct FeltCeiling: Sendable {
     private var strongestEarlyHit = 0.0
     private var strongestLaterHit = 0.0
 
-    /// The pushes felt before the ceiling judges; before a hit from earlier is weighed against
-    /// them (the first two may both be weak: on a simulated stand a bump played before them read
-    /// 0.47 g and they 0.12 g); and how many times the strongest of them a hit must be.
-    static let feltNeeded = 2
+    /// The pushes felt before the ceiling judges (one: at two, a 250 Hz pad alone fired on the
+    /// stand's bumps between its first and second push, 0.3 s to 4 s apart on the simulated
+    /// stands); before a hit from earlier is weighed against them (the first may be weak: on a
+    /// simulated stand a bump played before them read 0.47 g and they 0.12 g); and how many times
+    /// the strongest of them a hit must be.
+    static let feltNeeded = 1
     static let provenNeeded = 4
+    /// While one push only has been felt, a candidate is one more push up to this many times it
+    /// (not `feltMargin`): one push is little evidence of how strong the stand's bumps come.
+    static let firstMargin = 1.0
     static let provenFactor = 2.0
 
     /// Whether a candidate of `strength` g is one more push: under `AdaptiveDetector.pushMaximumG`
-    /// and no stronger than `margin` times the strongest felt, on a pad not shown played that has
-    /// felt `feltNeeded`.
+    /// and no stronger than `margin` times the strongest felt (`firstMargin` times the one push
+    /// felt, while there is one), on a pad not shown played that has felt `feltNeeded`.
     func holds(_ strength: Double, margin: Double) -> Bool {
         !played && margin > 0 && pushes >= Self.feltNeeded && strength < AdaptiveDetector.pushMaximumG
-            && strength <= margin * strongestPush
+            && strength <= (pushes < 2 ? min(margin, Self.firstMargin) : margin) * strongestPush
     }
 
     /// A push felt, of `strength` g. It `raises` the ceiling only when a test other than the

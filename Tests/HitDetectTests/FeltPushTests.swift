@@ -1,5 +1,5 @@
 import Foundation
-import HitDetect
+@testable import HitDetect
 import Testing
 import TestSupport
 
@@ -310,6 +310,28 @@ struct FeltCeilingTests {
     /// them, and the bumps after it play. A push felt later two thirds as strong as that bump
     /// (the ceiling, at 1.5 × it, would now hold the bump) shows it was one more: the proof is
     /// withdrawn and the pad fires no more. Before (the proof stood for good) it fired on.
+    /// A 250 Hz pad alone on a cymbal's stand (`idle-bumps-seed221`): the rebound test lets the
+    /// first two bumps by and feels the third; the ceiling judges from that one push, holding what
+    /// is no stronger than it, so the fourth and fifth bumps (0.10 and 0.28 g, which pass the
+    /// rebound test too) are felt, not played. With two pushes needed they fired, and with the
+    /// one push's 1.5 × a played snare's first stroke, read 0.74 g after a 0.50 g bump, was held
+    /// (the simulated bumps stands, Joy-Con seed 142).
+    @Test func theCeilingJudgesFromTheFirstPushAtThatPushesStrength() throws {
+        var detector = AdaptiveDetector()
+        let (hits, felt) = try Self.run(&detector, fixture: "idle-bumps-seed221/pad.csv")
+        let first = try #require(felt.first, "nothing felt")
+        #expect(hits.count == 2 && hits.allSatisfy { $0.time < first.time }, "hits at \(hits.map(\.time)), first push at \(first.time)")
+        #expect(felt.count >= 4 && felt[1].time < felt[2].time && felt[1].strength < first.strength,
+                "felt: \(felt.map { ($0.time, $0.strength) })")
+        // At that push's strength, not above it: a candidate 1.2 × the one push plays.
+        #expect(FeltCeiling.firstMargin == 1.0 && FeltCeiling.feltNeeded == 1)
+        var ceiling = FeltCeiling()
+        ceiling.felt(0.5, raises: true, withdrawnAt: 1.5)
+        #expect(ceiling.holds(0.5, margin: 1.5) && !ceiling.holds(0.6, margin: 1.5))
+        ceiling.felt(0.3, raises: true, withdrawnAt: 1.5)
+        #expect(ceiling.holds(0.7, margin: 1.5) && !ceiling.holds(0.8, margin: 1.5))
+    }
+
     @Test func aProofOfPlayThatALaterPushMatchesIsWithdrawn() throws {
         let fixture = "idle-bumps-seed131/pad.csv"
         var detector = AdaptiveDetector()

@@ -34,6 +34,7 @@ FIXTURE_RUNS = [
     (["--scenarios", "ride-kit", "--seed", "114", "--seconds", "20", "--profile", "dualsense"], "ride-kit-seed114"),
     (["--scenarios", "bumps", "--seed", "125", "--seconds", "20", "--profile", "joycon"], "bumps-seed125"),
     (["--scenarios", "idle-bumps", "--seed", "131", "--seconds", "50", "--profile", "phone"], "idle-bumps-seed131"),
+    (["--scenarios", "idle-bumps", "--seed", "221", "--seconds", "8", "--profile", "dualsense"], "idle-bumps-seed221"),
 ]
 
 
