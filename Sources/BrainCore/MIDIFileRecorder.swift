@@ -115,7 +115,7 @@ public final class MIDIFileRecorder: Sendable {
         let sorted = notes.enumerated().sorted { ($0.element.micros, $0.offset) < ($1.element.micros, $1.offset) }.map(\.element)
         for (i, note) in sorted.enumerated() {
             let on = ticks(max(0, note.micros))
-            var off = ticks(max(0, note.micros) + lengthMicros)
+            var off = ticks(max(0, note.micros).addingReportingOverflow(lengthMicros).overflow ? Int64.max : max(0, note.micros) + lengthMicros)
             if let next = sorted[(i + 1)...].first(where: { $0.note == note.note && $0.channel == note.channel }) {
                 off = min(off, max(on, ticks(max(0, next.micros)) - 1))
             }

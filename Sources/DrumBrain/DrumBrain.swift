@@ -12,6 +12,8 @@ struct DrumBrain: AsyncParsableCommand {
         abstract: "Play drum hits from the network's pads through the speakers.",
         discussion: """
             With no subcommand, runs the brain: listens for pads (and any OSC client) on TCP.
+            Its options (--kit, --output, --port, --name, --midi-out, ...) are the serve \
+            subcommand's: see 'drumbrain serve --help'.
             Try it with liblo's oscsend:
               drumbrain --port 7770 &
               oscsend osc.tcp://127.0.0.1:7770 /drum/hit s snare

@@ -113,6 +113,7 @@ struct Run: ParsableCommand {
             // only, and only a regular file: a pipe is read once, by the replay.
             var info = stat()
             if stat(replay, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG { _ = try FileChunks(path: replay) }
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw DrumPadError.cannotOpen(path: replay, errno: EISDIR) }
         }
         let target: PadLink.Target = brain.flatMap(Self.parseAddress).map { .address(host: $0.host, port: $0.port) }
             ?? .discover(brainName: brainName)

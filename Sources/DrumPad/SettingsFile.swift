@@ -76,20 +76,27 @@ enum SettingsFile {
     /// wins, and a setting of a detector not in force is refused (`DetectorOptions.validate`):
     /// after calibrating (detector = adaptive, minimum-g, mask-ms), `--detector card` was refused.
     static func yielding(_ settings: [String], to rest: [String]) -> [String] {
-        func given(_ name: String) -> Bool { rest.contains { $0 == name || $0.hasPrefix(name + "=") } }
+        let options = rest.prefix { $0 != "--" }  // after `--`, arguments, not options
+        func given(_ name: String) -> Bool { options.contains { $0 == name || $0.hasPrefix(name + "=") } }
         var chosen: String?
-        for (i, argument) in rest.enumerated() {
-            if argument == "--detector", i + 1 < rest.count { chosen = rest[i + 1] }
+        for (i, argument) in options.enumerated() {
+            if argument == "--detector", i + 1 < options.count { chosen = options[options.startIndex + i + 1] }
             if argument.hasPrefix("--detector=") { chosen = String(argument.dropFirst("--detector=".count)) }
         }
-        let card = ["--threshold", "--refractory"], adaptive = ["--minimum-g", "--mask-ms"]
+        let fileDetector = settings.indices.first { $0 % 2 == 0 && settings[$0] == "--detector" && $0 + 1 < settings.count }
+            .map { settings[$0 + 1] }
+        // The calibrated full scale is the adaptive detector's strength (how far z went), not
+        // the card's jump: it goes with the adaptive settings.
+        let card = ["--threshold", "--refractory"], adaptiveOnly = ["--minimum-g", "--mask-ms"]
+        let adaptive = adaptiveOnly + ["--velocity-full-scale"]
         let dropped: Set<String>
         if let chosen {
             dropped = Set(["--detector"] + (chosen == "adaptive" ? card : adaptive))
         } else if card.contains(where: given) {
-            dropped = Set(["--detector"] + adaptive)
-        } else if adaptive.contains(where: given) {
-            dropped = Set(["--detector"] + card)
+            // The file's detector stays unless it is the adaptive one (tvdrums takes a threshold too).
+            dropped = Set(fileDetector == "adaptive" ? ["--detector"] + adaptive : [])
+        } else if adaptiveOnly.contains(where: given) {
+            dropped = Set(fileDetector.map { $0 == "adaptive" } ?? true ? card : ["--detector"] + card)
         } else {
             return settings
         }

@@ -233,9 +233,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// the way this pad's own loud strikes move it by more than this share of its part along
         /// it came through the stand (the lean test in the type's notes). 0: off.
         public var leanShare = 0.15
-        /// Until the pad is shown played: once it has felt two pushes, a candidate under
+        /// Until the pad is shown played: once it has felt a push, a candidate under
         /// `pushMaximumG` and no stronger than this many times the strongest of them is one more
-        /// (after the first push, no stronger than it: the felt ceiling in the type's notes). 0: off.
+        /// (while it has felt one, no stronger than it: the felt ceiling in the type's notes). 0: off.
         public var feltMargin = 1.5
         /// Under 500 Hz, a pad shown played by a hit of more than twice the strongest push felt
         /// (not by one of `pushMaximumG`) is no longer so once a push felt later makes the
@@ -846,8 +846,12 @@ struct FeltCeiling: Sendable {
     /// the strongest of them a hit must be.
     static let feltNeeded = 1
     static let provenNeeded = 4
-    /// While one push only has been felt, a candidate is one more push up to this many times it
-    /// (not `feltMargin`): one push is little evidence of how strong the stand's bumps come.
+    /// While one push only has been counted, a candidate is one more push up to this many times
+    /// it (not `feltMargin`): one push is little evidence of how strong the stand's bumps come.
+    /// A candidate the ceiling holds counts as a push too (it does not raise the ceiling), so
+    /// `feltMargin` applies from the next push counted, held or not; and from the first push, a
+    /// hit over `provenFactor` times it shows the pad played (at 500 Hz and faster, for good).
+    /// Measured so (crosstalk-notebook.md, "The felt ceiling from the first push").
     static let firstMargin = 1.0
     static let provenFactor = 2.0
 

@@ -14,6 +14,21 @@ import TestSupport
 struct MIDIFileTests {
     static let hydrogenKits = "/usr/share/hydrogen/data/drumkits"
 
+    /// A note's time beyond what ticks hold (a log's clock: 5·10⁹ s, and up to Int64's µs)
+    /// overflowed the multiplication to ticks and trapped; it is encoded, held at the longest
+    /// delta a file takes, after the earlier notes in order.
+    @Test func aNoteTimedPastWhatTicksHoldIsEncodedNotATrap() {
+        for late in [Int64(5e15), Int64.max - 1, Int64.max] {
+            let bytes = MIDIFileRecorder.encode([MIDIFileRecorder.Note(micros: 0, note: 36, velocity: 100, channel: 9),
+                                                MIDIFileRecorder.Note(micros: late, note: 38, velocity: 90, channel: 9)])
+            #expect(Array(bytes.prefix(4)) == Array("MThd".utf8))
+            // Both note-ons are there, the kick's before the snare's.
+            let on36 = bytes.indices.first { bytes[$0] == 0x99 && $0 + 1 < bytes.count && bytes[$0 + 1] == 36 }
+            let on38 = bytes.indices.first { bytes[$0] == 0x99 && $0 + 1 < bytes.count && bytes[$0 + 1] == 38 }
+            #expect(on36 != nil && on38 != nil && on36! < on38!, "\(late)")
+        }
+    }
+
     /// A file's bytes (nil if it cannot be read).
     static func bytes(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }

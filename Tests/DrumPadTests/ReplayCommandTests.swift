@@ -295,6 +295,28 @@ struct FirstUseTests {
         #expect(standard.stdout.contains("\n0.7,") && !standard.stdout.contains("00000000"), "\(standard.stdout.prefix(400))")
     }
 
+    /// A settings file's options give way to the command line's choice of detector, and only
+    /// those of another detector: after `drumpad calibrate` (adaptive, its minimum, mask and full
+    /// scale) `--detector card` or `--threshold` runs the card's detector as given (refused
+    /// once, by the check that a setting belongs to the detector in force), while a file's
+    /// tvdrums stays tvdrums under a `--refractory` given here.
+    @Test func aSettingsFileGivesWayToTheCommandLinesDetector() {
+        let calibrated = Program.temporaryFile("detector = adaptive\nminimum-g = 0.2\nmask-ms = 30\nvelocity-full-scale = 4\n", suffix: ".conf")
+        let tvdrums = Program.temporaryFile("detector = tvdrums\nthreshold = 0.3\n", suffix: ".conf")
+        defer { unlink(calibrated); unlink(tvdrums) }
+        for (file, options, says) in [
+            (calibrated, [String](), "adaptive detector (4.0× noise floor, at least 0.2 g, mask 30.0 ms"),
+            (calibrated, ["--detector", "card"], "card detector (threshold 0.4 g², refractory 10 samples)"),
+            (calibrated, ["--threshold=0.5"], "card detector (threshold 0.5 g², refractory 10 samples)"),
+            (calibrated, ["--mask-ms", "40"], "adaptive detector (4.0× noise floor, at least 0.2 g, mask 40.0 ms"),
+            (tvdrums, ["--refractory", "6"], "tvdrums detector (threshold 0.3 g, blocked 6 samples)"),
+            (tvdrums, ["--detector", "adaptive"], "adaptive detector (4.0× noise floor, at least 0.11 g, mask 45.0 ms"),
+        ] {
+            let run = Program.run("drumpad", ["replay", Self.sample, "--settings", file] + options)
+            #expect(run.status == 0 && run.stderr.contains(says), "\(options): \(run.stderr)")
+        }
+    }
+
     /// `drumpad run --replay` of a log it cannot read waited 5 s for the brain before saying so;
     /// it says so first now. A replay whose hits reached no brain exited 0 ("0 sent"): a script
     /// took it for done. Values that become integer µs are checked (NaN waited forever).

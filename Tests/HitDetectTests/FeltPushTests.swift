@@ -304,12 +304,6 @@ struct FeltCeilingTests {
         #expect(all.filter { $0.time > judged }.count >= 4, "\(fixture), ceiling off: hits at \(all.map(\.time))")
     }
 
-    /// A phone nobody plays, on a stand whose first bumps mostly pass the rebound test (the
-    /// simulated stands' idle-bumps, seed 131, 50 s): a bump read 0.41 g before any push was
-    /// felt shows the pad played once the fourth push is, at more than twice the strongest of
-    /// them, and the bumps after it play. A push felt later two thirds as strong as that bump
-    /// (the ceiling, at 1.5 × it, would now hold the bump) shows it was one more: the proof is
-    /// withdrawn and the pad fires no more. Before (the proof stood for good) it fired on.
     /// A 250 Hz pad alone on a cymbal's stand (`idle-bumps-seed221`): the rebound test lets the
     /// first two bumps by and feels the third; the ceiling judges from that one push, holding what
     /// is no stronger than it, so the fourth and fifth bumps (0.10 and 0.28 g, which pass the
@@ -332,6 +326,12 @@ struct FeltCeilingTests {
         #expect(ceiling.holds(0.7, margin: 1.5) && !ceiling.holds(0.8, margin: 1.5))
     }
 
+    /// A phone nobody plays, on a stand whose first bumps mostly pass the rebound test (the
+    /// simulated stands' idle-bumps, seed 131, 50 s): a bump read 0.41 g before any push was
+    /// felt shows the pad played once the fourth push is, at more than twice the strongest of
+    /// them, and the bumps after it play. A push felt later two thirds as strong as that bump
+    /// (the ceiling, at 1.5 × it, would now hold the bump) shows it was one more: the proof is
+    /// withdrawn and the pad fires no more. Before (the proof stood for good) it fired on.
     @Test func aProofOfPlayThatALaterPushMatchesIsWithdrawn() throws {
         let fixture = "idle-bumps-seed131/pad.csv"
         var detector = AdaptiveDetector()
