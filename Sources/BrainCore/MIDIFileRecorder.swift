@@ -115,7 +115,7 @@ public final class MIDIFileRecorder: Sendable {
         let sorted = notes.enumerated().sorted { ($0.element.micros, $0.offset) < ($1.element.micros, $1.offset) }.map(\.element)
         for (i, note) in sorted.enumerated() {
             let on = ticks(max(0, note.micros))
-            var off = ticks(max(0, note.micros).addingReportingOverflow(lengthMicros).overflow ? Int64.max : max(0, note.micros) + lengthMicros)
+            var off = ticks(max(0, note.micros).saturatingAdd(lengthMicros))
             if let next = sorted[(i + 1)...].first(where: { $0.note == note.note && $0.channel == note.channel }) {
                 off = min(off, max(on, ticks(max(0, next.micros)) - 1))
             }
@@ -143,10 +143,7 @@ public final class MIDIFileRecorder: Sendable {
     static func ticks(_ micros: Int64) -> Int64 {
         // Saturating: a note 5·10⁹ s on (a log's clock) overflowed the product and trapped; the
         // delta it makes is held at the largest a file takes (`variableLength`) anyway.
-        let (product, overflow) = micros.multipliedReportingOverflow(by: Int64(division))
-        let (rounded, over) = product.addingReportingOverflow(Int64(tempoMicros) / 2)
-        guard !overflow, !over else { return micros < 0 ? Int64.min / Int64(tempoMicros) : Int64.max / Int64(tempoMicros) }
-        return rounded / Int64(tempoMicros)
+        micros.saturatingMultiply(Int64(division)).saturatingAdd(Int64(tempoMicros) / 2) / Int64(tempoMicros)
     }
 
     static func variableLength(_ value: Int64) -> [UInt8] {

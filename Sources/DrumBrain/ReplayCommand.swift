@@ -113,18 +113,6 @@ struct KitReplayCommand: ParsableCommand {
         return best.count == 1 ? best[0] : stem
     }
 
-    /// Whether `path` is an evemu recording (`evemu-record`'s text) rather than a CSV log: by
-    /// its name (`.evemu`), else by its first bytes where it is a regular file.
-    static func isRecording(_ path: String) -> Bool {
-        if path.hasSuffix(".evemu") { return true }
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let file = fopen(path, "r") else { return false }
-        defer { fclose(file) }
-        var head = [UInt8](repeating: 0, count: 64)
-        let count = fread(&head, 1, head.count, file)
-        return EvemuRecording.looksLikeRecording(Array(head[..<count]))
-    }
-
     /// An evemu recording through the pads' detection, as `drumpad replay` reads one (z the
     /// strike axis, times from the device's `MSC_TIMESTAMP` relative to its first sample).
     func detectRecording(_ path: String) throws -> PadLogDetection.Detected {
@@ -199,7 +187,7 @@ struct KitReplayCommand: ParsableCommand {
         for path in logs {
             let found: PadLogDetection.Detected
             do {
-                found = try Self.isRecording(path) ? detectRecording(path) : PadLogDetection.detect(path: path, kind: detector)
+                found = try EvemuRecording.isRecording(path: path) ? detectRecording(path) : PadLogDetection.detect(path: path, kind: detector)
             } catch {
                 // The file's fault, not the command line's: no usage after it (exit 1).
                 throw DrumBrain.Failure(description: "\(error)")

@@ -14,16 +14,8 @@ struct EvemuLog {
     /// Monotonic-free device times of each sample in µs (for pacing), parallel to `batch`.
     var deviceMicros: [Int64] = []
 
-    /// Whether the file at `path` is an evemu recording rather than a CSV log: by its first bytes
-    /// for a regular file; a pipe is never sniffed (that would eat its start), only its name
-    /// (`.evemu`) counts.
-    static func isRecording(path: String) -> Bool {
-        if path.hasSuffix(".evemu") { return true }
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              let head = try? FileChunks.head(path: path, bytes: 64) else { return false }
-        return EvemuRecording.looksLikeRecording(head)
-    }
+    /// Whether the file at `path` is an evemu recording (`EvemuRecording.isRecording`).
+    static func isRecording(path: String) -> Bool { EvemuRecording.isRecording(path: path) }
 
     /// Reads the recording at `path`, taking `axis` as the detector's z.
     init(path: String, axis: Axis, unitsPerG: Double?) throws {

@@ -33,14 +33,6 @@ struct FileChunks: ~Copyable {
 
     deinit { close(descriptor) }
 
-    /// The first `bytes` bytes of the file at `path` (fewer if it is shorter).
-    static func head(path: String, bytes: Int) throws(DrumPadError) -> [UInt8] {
-        let file = try FileChunks(path: path)
-        var buffer = [UInt8](repeating: 0, count: bytes)
-        let got = buffer.withUnsafeMutableBytes { Glibc.read(file.descriptor, $0.baseAddress, $0.count) }
-        guard got >= 0 else { throw .readFailed(path: path, errno: errno) }
-        return Array(buffer.prefix(got))
-    }
 
     /// The whole file at `path` (for small files such as evemu recordings).
     static func readAll(path: String) throws(DrumPadError) -> [UInt8] {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HitDetect
 import Monotonic
 import Console
@@ -31,6 +34,22 @@ public struct EvemuRecording: Sendable {
 
     /// Whether the recorded device calls itself an accelerometer.
     public var isAccelerometer: Bool { properties.contains(InputEvent.Code.propAccelerometer) }
+
+    /// Whether the file at `path` is an evemu recording rather than a CSV log: by its name
+    /// (`.evemu`), else by its first bytes where it is a regular file; a pipe is never sniffed
+    /// (that would eat its start). What `drumpad` and `drumbrain replay` both ask. The
+    /// corresponding C functions are `stat`, `open` and `read`.
+    public static func isRecording(path: String) -> Bool {
+        if path.hasSuffix(".evemu") { return true }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 64)
+        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return count > 0 && looksLikeRecording(Array(head[..<count]))
+    }
 
     /// Whether `text` starts like an evemu recording (so a CSV log is told apart).
     public static func looksLikeRecording(_ prefix: [UInt8]) -> Bool {
