@@ -248,6 +248,27 @@ struct FeltPushTests {
         #expect(before.filter { time in !bumps.contains { abs($0 - time) <= 0.010 } } == hits.map(\.time))
     }
 
+    /// A ghost note a 16th after an accent at 150–190 BPM (`Tests/Fixtures/stands/kit4-seed312`,
+    /// `tools/corpus/stand --vary fast`, 250 Hz: the snare's 1.58 g ghost note at 9.251 s,
+    /// 85 ms after an 11.8 g accent, and its 1.51 g one at 19.495 s, 89 ms after a 13.6 g one)
+    /// rises over the accent's own ringing. The ring hold took that ringing for one already
+    /// there and held both; it is the pad's own, which the re-arm has judged (`ringHoldOwnG`),
+    /// and both play. Every other hit is the same either way.
+    @Test func aGhostNoteASixteenthAfterAnAccentRisesOverItsRinging() throws {
+        let fixture = "kit4-seed312/snare.csv", ghosts = [9.250948, 19.495233]
+        var detector = AdaptiveDetector()
+        let hits = try FeltCeilingTests.run(&detector, fixture: fixture).hits.map(\.time)
+        var old = AdaptiveDetector.Configuration()
+        old.ringHoldOwnG = 0
+        var held = AdaptiveDetector(old)
+        let before = try FeltCeilingTests.run(&held, fixture: fixture).hits.map(\.time)
+        for ghost in ghosts {
+            #expect(Self.near(hits, ghost, within: 0.010), "hits at \(hits)")
+            #expect(!Self.near(before, ghost, within: 0.010), "ring hold on the pad's own ringing: hits at \(before)")
+        }
+        #expect(hits.filter { time in !ghosts.contains { abs($0 - time) <= 0.010 } } == before)
+    }
+
     /// At 1.6 kHz the rebound test is off: the bump test sees the push's shape. (The pad is
     /// played from the start, so the felt ceiling holds nothing either.)
     @Test func at1600HzNothingIsFelt() {

@@ -39,6 +39,7 @@ MIXED_ROTATIONS = tuple(f"mixed-{k}" for k in range(1, len(MIXED_ORDER)))
 PROFILE_CHOICES = tuple(corpus.PROFILES) + ("mixed",) + MIXED_ROTATIONS
 DEFAULT_SECONDS = 120.0
 
+BPM_RANGE = (90.0, 130.0)       # the grooves' tempo (16ths)
 RATIO_RANGE = (0.03, 0.10)      # crosstalk strength / source strength, per ordered pair
 LAG_MS_RANGE = (0.1, 1.5)       # crosstalk arrival after the source's onset
 GHOST_RANGE = (1.2, 2.0)        # soft (ghost) notes, g
@@ -70,6 +71,9 @@ VARIATIONS = {
              {"ACCENT_RANGE": (10.0, 16.0), "FILL_RANGE": (5.0, 12.0), "RIDE_BEAT_RANGE": (6.0, 11.0)}, None),
     "tight": ("unisons within 2 ms and flams 10-25 ms apart (not 5 and 15-40)",
               {"UNISON_MS": (0.0, 2.0), "FLAM_MS": (10.0, 25.0)}, None),
+    "fast": ("grooves and fills at 150-190 BPM (not 90-130): 16ths 79-100 ms apart",
+             {"BPM_RANGE": (150.0, 190.0)}, None),
+    "slow": ("grooves at 60-85 BPM (not 90-130)", {"BPM_RANGE": (60.0, 85.0)}, None),
     "noisy": ("twice each sensor's noise", {}, lambda p: replace(p, noise_g=2 * p.noise_g)),
     "narrow": ("each sensor's low-pass at 0.7 of its bandwidth", {},
                lambda p: replace(p, lowpass_hz=0.7 * p.lowpass_hz)),
@@ -215,12 +219,12 @@ def u(rng, lo_hi):
 
 
 def play(rng, seconds, snare, toms, ride=None, blocked=(), ghost_rate=0.3):
-    """Grooves and fills on a 16th grid at 90-130 BPM: `snare` plays the backbeat (accents) and
+    """Grooves and fills on a 16th grid at BPM_RANGE (90-130 BPM): `snare` plays the backbeat (accents) and
     ghost notes, `toms` (one or two) play in grooves and carry the fills, `ride` (if any) keeps
     8ths. Every 4th bar ends in a fill and the next downbeat is a unison; some backbeats are
     flams (a grace note on a tom 15-40 ms before) or unisons with a tom. Returns the Player."""
     pl = Player(rng, seconds, blocked)
-    bpm = rng.uniform(90, 130)
+    bpm = u(rng, BPM_RANGE)
     six = 60.0 / bpm / 4
     start = corpus.LEAD_S + 0.2 + rng.uniform(0, 0.2)
     bar = 0

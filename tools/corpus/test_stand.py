@@ -35,6 +35,8 @@ FIXTURE_RUNS = [
     (["--scenarios", "bumps", "--seed", "125", "--seconds", "20", "--profile", "joycon"], "bumps-seed125"),
     (["--scenarios", "idle-bumps", "--seed", "131", "--seconds", "50", "--profile", "phone"], "idle-bumps-seed131"),
     (["--scenarios", "idle-bumps", "--seed", "221", "--seconds", "8", "--profile", "dualsense"], "idle-bumps-seed221"),
+    (["--scenarios", "kit4", "--seed", "312", "--seconds", "20", "--profile", "dualsense", "--vary", "fast"],
+     "kit4-seed312"),
 ]
 
 
@@ -106,6 +108,26 @@ def test_help_teaches_and_bad_names_fail():
     assert bad.returncode != 0 and "unknown scenario" in bad.stderr
     out = subprocess.run([sys.executable, SCORE, "--help"], capture_output=True, text=True, check=True).stdout
     assert "delay_ms" in out and "2.5" in out
+
+
+def test_the_tempo_variations_play_the_16ths_that_fast_or_slow(tmp_path):
+    """--vary fast / slow: the grooves' 16ths at 150-190 / 60-85 BPM; as made, 90-130."""
+    def sixteenths(vary):
+        args = ["--out", str(tmp_path / (vary or "plain")), "--scenarios", "kit4", "--seconds", "20", "--seed", "7",
+                "--quiet"] + (["--vary", vary] if vary else [])
+        subprocess.run([sys.executable, STAND] + args, check=True)
+        events = truth(tmp_path / (vary or "plain") / "kit4-seed7")["events"]
+        times = np.array(sorted(e["t"] for e in events if e["kind"] == "strike"))
+        gaps = np.diff(times)
+        # The grid's step: the low end of the gaps between strikes over 45 ms apart (unisons and
+        # flams aside), where strikes a 16th apart lie, give or take their 3 ms of jitter.
+        step = np.percentile(gaps[gaps > 0.045], 10)
+        return step
+    fast, plain, slow = sixteenths("fast"), sixteenths(None), sixteenths("slow")
+    assert 60 / 190 / 4 - 0.01 < fast < 60 / 150 / 4 + 0.01, fast
+    assert 60 / 130 / 4 - 0.01 < plain < 60 / 90 / 4 + 0.01, plain
+    assert 60 / 85 / 4 - 0.01 < slow < 60 / 60 / 4 + 0.03, slow
+    assert stand.BPM_RANGE == (90.0, 130.0)
 
 
 def test_a_variation_changes_what_it_says_and_is_put_back(tmp_path):
