@@ -9,8 +9,8 @@ final class LocalPlayback {
     /// What is playing where, for the start-up line.
     let description: String
 
-    /// Loads `kitPath` (default: the bundled kit) and starts the output; throws when the kit has
-    /// no drum named `drum`.
+    /// Loads `kitPath` (default: the bundled kit) and opens the output (`start` starts it);
+    /// throws when the kit has no drum named `drum`, or the output cannot be opened.
     init(drum: String, kitPath: String?, output: String) throws {
         guard let path = kitPath ?? BundledKitLocation.find() else {
             throw DrumPadError.usage("--local: no --kit given and the bundled kit was not found "
@@ -28,8 +28,12 @@ final class LocalPlayback {
         // A pad's board is small: a larger period than the brain's costs little here.
         engine = try AudioEngine(kit: kit, configuration: .init(output: target, periodFrames: 256, periods: 3))
         drumIndex = index
-        engine.start()
         description = "\(drum) from kit \"\(kit.displayName)\" → \(engine.outputDescription)"
+    }
+
+    /// Starts the output: its audio thread (a WAV file's time starts here).
+    func start() {
+        engine.start()
     }
 
     /// Starts the drum now. Thread safety: call from one thread (the sensor loop) only.

@@ -115,6 +115,9 @@ struct Run: ParsableCommand {
             if stat(replay, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG { _ = try FileChunks(path: replay) }
             if (info.st_mode & S_IFMT) == S_IFDIR { throw DrumPadError.cannotOpen(path: replay, errno: EISDIR) }
         }
+        // The local kit and output too: a kit without the drum, or an output that cannot be
+        // opened, is said before the wait for the brain. Started after it.
+        let playback = local ? try LocalPlayback(drum: drum, kitPath: kit, output: localOutput) : nil
         let target: PadLink.Target = brain.flatMap(Self.parseAddress).map { .address(host: $0.host, port: $0.port) }
             ?? .discover(brainName: brainName)
         var finder: AvahiBrowser?
@@ -215,8 +218,10 @@ struct Run: ParsableCommand {
                 while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil) == EINTR {}
             }
         }
-        let playback = local ? try LocalPlayback(drum: drum, kitPath: kit, output: localOutput) : nil
-        if let playback { printError("drumpad: playing locally: \(playback.description)") }
+        if let playback {
+            playback.start()
+            printError("drumpad: playing locally: \(playback.description)")
+        }
         var localHits = 0
         StopRequest.install()
         var detector = options.makeDetector()

@@ -177,14 +177,15 @@ import Glibc
 ///   (1.000 → 0.998, seed 22). Under 170 Hz it would count the mount's own ringing near the Nyquist frequency
 ///   against the next stroke (phone rolls 0.993 → 0.928); with a hold of 2 or of 45 ms,
 ///   strikes were lost (Joy-Con rolls to 0.995; 12 → 69 strikes missed on its stands).
-///   Not where the ringing is the pad's own: a candidate of `ringHoldOwnG` (0.4 g) or more
-///   whose ringing before its onset is no more than its own last hit's re-arm level passes,
-///   the re-arm having judged that ringing. A ghost note a 16th after an accent at 150–190 BPM
-///   rises over the accent's ringing, and the hold took it for a ringing already there: on
-///   the simulated stands at that tempo (`tools/corpus/stand --vary fast`, seeds 241–242)
-///   464 → 347 strokes missed and 55 → 67 hits no strike explains (fresh seeds 243–244: 386 →
-///   289, 54 → 57); at the tempo they are made at, 357 → 369 such hits over 220 stands (the
-///   cymbal's bumps right behind a snare's strokes) and no stroke.
+///   Not a soft note in the ringing of a loud hit the pad fired: a candidate of `ringHoldOwnG`
+///   (0.4 g) or more, at most 1 / `ringHoldOwnFactor` (3) of that hit's peak, whose ringing
+///   before its onset is no more than that hit's re-arm level passes, the re-arm having judged
+///   that ringing. A ghost note a 16th after an accent at 150–190 BPM rises over the accent's
+///   ringing, and the hold took it for a ringing already there: on the simulated stands at that
+///   tempo (`tools/corpus/stand --vary fast`) 464 → 348 strokes missed on seeds 241–242, 386 →
+///   291 and 524 → 387 on fresh ones, for 11, 2 and 6 hits more that no strike explains; at the
+///   tempo they are made at, 5 more over 206 stands (a cymbal's bumps right behind a snare's
+///   strokes) and 3 strokes fewer missed.
 ///
 /// The hit carries the index and time of the onset and is returned on the sample that ends the
 /// scan. Its `strength` (and so its velocity) is how far z went, in g, from its level on the
@@ -259,11 +260,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         public var ringHold = 1.5
         /// The ring hold's decay time constant, ms.
         public var ringHoldMs = 30.0
-        /// The ring hold lets a candidate of at least this many g by when the ringing before
-        /// its onset is no more than the re-arm level of the pad's own last hit: that ringing
-        /// is the pad's own, which the re-arm has judged already (the ring hold in the type's
-        /// notes). 0: the ring hold judges every candidate.
+        /// The ring hold lets a candidate of at least this many g by where the pad's last
+        /// event was a hit it fired (not a push it felt), at least `ringHoldOwnFactor` times
+        /// as strong, and the ringing before the onset is no more than that hit's re-arm level:
+        /// a soft note in a loud hit's ringing, which the re-arm has judged already (the ring
+        /// hold in the type's notes). 0: the ring hold judges every candidate.
         public var ringHoldOwnG = 0.4
+        /// How many times a candidate's peak the last hit's must be for `ringHoldOwnG`.
+        public var ringHoldOwnFactor = 3.0
         /// Under about 170 Hz, the ringing test predicts each sample from the two before it as
         /// this pad's own mount rings, learned from the quiet after its hits (`MountRinging`);
         /// false: as a ringing that flips its sign every sample (h[n] ≈ −0.7 h[n−1]).
@@ -751,11 +755,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let c = configuration
         // The ring hold (about 170 to 500 Hz): the candidate rose no higher than the ringing
         // already there before its onset, so it carries that ringing on. Back to idle, as above.
-        // Not where the ringing is the pad's own (its last hit's, no more than that hit's
+        // Not a soft note in the ringing of a loud hit the pad fired (no more than that hit's
         // re-arm level at the onset): a ghost note a 16th after an accent rises over it.
-        let ownRinging = c.ringHoldOwnG > 0 && peak >= c.ringHoldOwnG && !lastWasFelt
-            && scanRing <= rearmLevel(at: time)
-        if ringHoldJudges(dt: dt), !ownRinging, peak < c.ringHold * scanRing {
+        if ringHoldJudges(dt: dt), peak < c.ringHold * scanRing,
+           !(c.ringHoldOwnG > 0 && peak >= c.ringHoldOwnG && !lastWasFelt
+             && lastPeak >= c.ringHoldOwnFactor * peak && scanRing <= rearmLevel(at: time)) {
             state = .idle
             return nil
         }

@@ -346,4 +346,40 @@ struct FirstUseTests {
             #expect(bad.status == 64, "\(option): \(bad.stderr)")
         }
     }
+
+    /// `drumpad run --local` with a kit that lacks the drum, a kit that is not there, or an
+    /// output that cannot be opened waited for the brain (5 s, or what `--wait-for-brain` asks)
+    /// before saying so; it says so first now, and a WAV's time still starts after the wait.
+    @Test func aLocalKitOrOutputThatCannotPlayIsSaidBeforeTheWait() {
+        let rows = Program.contents(FirstUseTests.sample).split(separator: "\n").prefix(260).joined(separator: "\n") + "\n"
+        let short = Program.temporaryFile(rows)
+        defer { unlink(short) }
+        let cases: [(options: [String], says: String)] = [
+            (["--kit", "/nonexistent/kit"], "/nonexistent/kit"),
+            (["--local-output", "wav:/nonexistent/dir/x.wav"], "/nonexistent/dir/x.wav"),
+            (["--local-output", "loud"], "--local-output must be"),
+        ]
+        for (options, says) in cases {
+            let run = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
+                                                  "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "30",
+                                                  "--local"] + options)
+            #expect(run.status != 0 && run.status != 124 && run.stderr.contains(says), "\(options): exit \(run.status): \(run.stderr)")
+            #expect(!run.stderr.contains("no brain after"), "\(options): \(run.stderr)")
+        }
+        let noDrum = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "cowbell",
+                                                 "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "30", "--local"])
+        #expect(noDrum.status != 0 && noDrum.stderr.contains("has no drum \"cowbell\""), "exit \(noDrum.status): \(noDrum.stderr)")
+        #expect(!noDrum.stderr.contains("no brain after"), "\(noDrum.stderr)")
+        // Played: the WAV holds the replay's second of hits from its start, not a wait's silence.
+        let wav = Program.temporaryFile("", suffix: ".wav")
+        defer { unlink(wav) }
+        let played = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
+                                                 "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "10",
+                                                 "--local", "--local-output", "wav:" + wav])
+        #expect(played.status == 0 && played.stderr.contains("no brain after 10.0 s") && played.stderr.contains("played locally"),
+                "exit \(played.status): \(played.stderr)")
+        let seconds = Double((try? FileManager.default.attributesOfItem(atPath: wav)[.size] as? Int) ?? 0) / (48_000 * 8)
+        // (Written in real time: a stalled machine may lengthen it, but not by the 10 s wait.)
+        #expect(seconds > 0.5 && seconds < 6, "the WAV holds \(seconds) s")
+    }
 }

@@ -37,6 +37,8 @@ FIXTURE_RUNS = [
     (["--scenarios", "idle-bumps", "--seed", "221", "--seconds", "8", "--profile", "dualsense"], "idle-bumps-seed221"),
     (["--scenarios", "kit4", "--seed", "312", "--seconds", "20", "--profile", "dualsense", "--vary", "fast"],
      "kit4-seed312"),
+    (["--scenarios", "bumps", "--seed", "321", "--seconds", "20", "--profile", "dualsense"], "bumps-seed321"),
+    (["--scenarios", "bumps", "--seed", "328", "--seconds", "20", "--profile", "dualsense"], "bumps-seed328"),
 ]
 
 
@@ -124,9 +126,12 @@ def test_the_tempo_variations_play_the_16ths_that_fast_or_slow(tmp_path):
         step = np.percentile(gaps[gaps > 0.045], 10)
         return step
     fast, plain, slow = sixteenths("fast"), sixteenths(None), sixteenths("slow")
-    assert 60 / 190 / 4 - 0.01 < fast < 60 / 150 / 4 + 0.01, fast
-    assert 60 / 130 / 4 - 0.01 < plain < 60 / 90 / 4 + 0.01, plain
-    assert 60 / 85 / 4 - 0.01 < slow < 60 / 60 / 4 + 0.03, slow
+    # 16ths 79-100 ms, 115-167 ms and 176-250 ms apart: ranges apart by more than the jitter.
+    assert 0.074 < fast < 0.105, fast
+    assert 0.110 < plain < 0.171, plain
+    assert 0.171 < slow < 0.26, slow
+    with stand.varied("fast"):
+        assert stand.BPM_RANGE == (150.0, 190.0)
     assert stand.BPM_RANGE == (90.0, 130.0)
 
 
