@@ -34,9 +34,9 @@ public enum PadLogDetection {
     /// Bytes read from a log at a time; more than the reader's longest line (64 KiB).
     static let chunkBytes = 1 << 20
 
-    /// Reads `path` (a sensor log CSV) in chunks, so that an endless input (`/dev/zero`) stops
-    /// at the reader's longest line rather than filling memory, and runs `kind`'s detector at
-    /// its defaults over its z axis. The corresponding C functions are `open` and `read`.
+    /// Reads `path` (a sensor log CSV) in chunks (`LogChunks`), so that an endless input
+    /// (`/dev/zero`) stops at the reader's longest line rather than filling memory, and runs
+    /// `kind`'s detector at its defaults over its z axis. The corresponding C function is `open`.
     public static func detect(path: String, kind: DetectorKind) throws -> Detected {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
@@ -45,23 +45,10 @@ public enum PadLogDetection {
         // without them).
         var reader = SensorLogReader(fileName: path, options: .init(readXY: kind == .adaptive, optionalXY: true))
         var batch = SensorBatch()
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: chunkBytes)
         do {
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(description: "\(path): \(String(cString: strerror(errno)))")
-                }
-                pending.append(contentsOf: chunk[..<n])
-                let used = try pending.withUnsafeBytes { try reader.read($0, isEnd: n == 0, into: &batch) }
-                pending.removeFirst(used)
-                if n == 0 { break }
-            }
-            try reader.finish()
-        } catch let error as Failure {
-            throw error
+            try LogChunks.read(descriptor: fd, chunkBytes: chunkBytes, with: &reader, into: &batch, keepBatch: true) { _, _ in }
+        } catch let failed as LogChunks.ReadFailed {
+            throw Failure(description: "\(path): \(String(cString: strerror(failed.errno)))")
         } catch {
             throw Failure(description: "\(error)")
         }

@@ -50,48 +50,22 @@ struct FileChunks: ~Copyable {
 
     /// Feeds the whole file through `reader` into `batch`, calling `body` after each chunk with
     /// the samples parsed from it and the bytes read so far (the batch is emptied after `body`
-    /// returns unless `keepBatch`), reading `chunkBytes` at a time.
+    /// returns unless `keepBatch`), reading `chunkBytes` at a time (`LogChunks`: the rows before
+    /// a bad one are handed on first).
     mutating func read(
         with reader: inout SensorLogReader, into batch: inout SensorBatch, keepBatch: Bool = false,
         chunkBytes: Int = Self.chunkBytes, _ body: (inout SensorBatch, _ bytesRead: Int) throws -> Void
     ) throws {
-        var buffer = [UInt8](repeating: 0, count: chunkBytes)
-        var filled = 0
-        while true {
-            let got = buffer.withUnsafeMutableBytes { raw in
-                Glibc.read(descriptor, raw.baseAddress! + filled, raw.count - filled)
+        var total = bytesRead
+        defer { bytesRead = total }
+        do {
+            try LogChunks.read(descriptor: descriptor, chunkBytes: chunkBytes, with: &reader, into: &batch,
+                               keepBatch: keepBatch) { batch, bytes in
+                total += bytes
+                try body(&batch, total)
             }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw DrumPadError.readFailed(path: path, errno: errno)
-            }
-            bytesRead += got
-            filled += got
-            let isEnd = got == 0
-            let consumed: Int
-            do {
-                consumed = try buffer.withUnsafeBytes { raw in
-                    try reader.read(UnsafeRawBufferPointer(rebasing: raw[..<filled]), isEnd: isEnd,
-                                    into: &batch)
-                }
-            } catch {
-                // The rows before the bad one are in the batch: hand them on before stopping,
-                // so nothing already read is lost.
-                try body(&batch, bytesRead)
-                throw error
-            }
-            try body(&batch, bytesRead)
-            if !keepBatch { batch.removeAll() }
-            if isEnd { break }
-            // Carry the partial line to the front; it is short (at most one line).
-            if consumed > 0 {
-                buffer.withUnsafeMutableBytes { raw in
-                    let base = raw.baseAddress!
-                    _ = memmove(base, base + consumed, filled - consumed)
-                }
-                filled -= consumed
-            }
+        } catch let failed as LogChunks.ReadFailed {
+            throw DrumPadError.readFailed(path: path, errno: failed.errno)
         }
-        try reader.finish()
     }
 }
