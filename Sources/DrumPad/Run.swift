@@ -118,6 +118,10 @@ struct Run: ParsableCommand {
         // The local kit and output too: a kit without the drum, or an output that cannot be
         // opened, is said before the wait for the brain. Started after it.
         let playback = local ? try LocalPlayback(drum: drum, kitPath: kit, output: localOutput) : nil
+        // Whatever ends the run, an output that started is finished (a WAV's header filled in);
+        // the stop below lets the last hit ring first. One that never started (an error before
+        // the wait's end) is closed as it is: a WAV is left empty.
+        defer { playback?.stop() }
         let target: PadLink.Target = brain.flatMap(Self.parseAddress).map { .address(host: $0.host, port: $0.port) }
             ?? .discover(brainName: brainName)
         var finder: AvahiBrowser?

@@ -178,8 +178,9 @@ import Glibc
 ///   against the next stroke (phone rolls 0.993 → 0.928); with a hold of 2 or of 45 ms,
 ///   strikes were lost (Joy-Con rolls to 0.995; 12 → 69 strikes missed on its stands).
 ///   Not a soft note in the ringing of a loud hit the pad fired: a candidate of `ringHoldOwnG`
-///   (0.4 g) or more, at most 1 / `ringHoldOwnFactor` (3) of that hit's peak, whose ringing
-///   before its onset is no more than that hit's re-arm level passes, the re-arm having judged
+///   (0.4 g) or more, at most 1 / `ringHoldOwnFactor` (3) of the re-arm's held peak (that
+///   hit's, or a swing of its ringing within the mask that rose over it as it decayed), whose
+///   ringing before its onset is no more than the re-arm level passes, the re-arm having judged
 ///   that ringing. A ghost note a 16th after an accent at 150–190 BPM rises over the accent's
 ///   ringing, and the hold took it for a ringing already there: on the simulated stands at that
 ///   tempo (`tools/corpus/stand --vary fast`) 464 → 348 strokes missed on seeds 241–242, 386 →
@@ -261,12 +262,15 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// The ring hold's decay time constant, ms.
         public var ringHoldMs = 30.0
         /// The ring hold lets a candidate of at least this many g by where the pad's last
-        /// event was a hit it fired (not a push it felt), at least `ringHoldOwnFactor` times
-        /// as strong, and the ringing before the onset is no more than that hit's re-arm level:
-        /// a soft note in a loud hit's ringing, which the re-arm has judged already (the ring
-        /// hold in the type's notes). 0: the ring hold judges every candidate.
+        /// event was a hit it fired (not a push it felt), the re-arm's held peak (that hit's, or
+        /// a swing of its ringing within the mask that rose over it as it decayed) is at least
+        /// `ringHoldOwnFactor` times the candidate's, and the ringing before the onset is no
+        /// more than the re-arm level: a soft note in a loud hit's ringing, which the re-arm has
+        /// judged already (the ring hold in the type's notes). 0: the ring hold judges every
+        /// candidate.
         public var ringHoldOwnG = 0.4
-        /// How many times a candidate's peak the last hit's must be for `ringHoldOwnG`.
+        /// How many times a candidate's peak the re-arm's held peak must be for `ringHoldOwnG`
+        /// (0: any).
         public var ringHoldOwnFactor = 3.0
         /// Under about 170 Hz, the ringing test predicts each sample from the two before it as
         /// this pad's own mount rings, learned from the quiet after its hits (`MountRinging`);

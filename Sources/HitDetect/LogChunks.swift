@@ -15,7 +15,7 @@ public enum LogChunks {
     }
 
     /// Feeds everything `descriptor` holds through `reader` into `batch`, `chunkBytes` at a time
-    /// (more than the reader's longest line), calling `body` after each chunk with the samples
+    /// (more, where a line is longer), calling `body` after each chunk with the samples
     /// parsed from it and the bytes that chunk read; the batch is emptied after `body` returns
     /// unless `keepBatch`. When a row is bad, the rows before it are handed to `body` before the
     /// reader's error is thrown, so nothing already read is lost. Throws `ReadFailed`, the
@@ -56,6 +56,9 @@ public enum LogChunks {
                 }
                 filled -= consumed
             }
+            // A line longer than a chunk: room for the rest of it (the reader stops a line at its
+            // longest, so the buffer grows at most past that once).
+            if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
         }
         try reader.finish()
     }

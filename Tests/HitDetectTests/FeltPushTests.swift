@@ -252,8 +252,8 @@ struct FeltPushTests {
     /// `tools/corpus/stand --vary fast`, 250 Hz: the snare's 1.58 g ghost note at 9.251 s,
     /// 85 ms after an 11.8 g accent, and its 1.51 g one at 19.495 s, 89 ms after a 13.6 g one)
     /// rises over the accent's own ringing. The ring hold took that ringing for one already
-    /// there and held both; it is the pad's own, which the re-arm has judged (`ringHoldOwnG`),
-    /// and both play. Every other hit is the same either way.
+    /// there and held both; it is a loud hit's own, which the re-arm has judged (`ringHoldOwnG`,
+    /// `ringHoldOwnFactor`), and both play. Every other hit is the same either way.
     @Test func aGhostNoteASixteenthAfterAnAccentRisesOverItsRinging() throws {
         let fixture = "kit4-seed312/snare.csv", ghosts = [9.250948, 19.495233]
         var detector = AdaptiveDetector()
@@ -271,8 +271,8 @@ struct FeltPushTests {
 
     /// What the ring hold still holds after a hit the pad fired (`Tests/Fixtures/stands`, 250 Hz,
     /// `bumps`: a cymbal on the snare's stand): a 0.91 g bump 62 ms after a 13.5 g accent
-    /// (bumps-seed328, 2.614 s), no more than 3 × under the accent's peak as read
-    /// (`ringHoldOwnFactor`); and a swing of the ringing of a 0.73 g bump that fired, 58 ms on
+    /// (bumps-seed328, 2.614 s), over a third of the re-arm's held peak (a swing of the
+    /// accent's ringing 8 ms after it: `ringHoldOwnFactor`); and a swing of the ringing of a 0.73 g bump that fired, 58 ms on
     /// (bumps-seed321, 8.944 s), under 0.4 g (`ringHoldOwnG`). Neither plays; without the one
     /// clause or the other, each did, and the other hits stayed (within a sample).
     @Test func theRingHoldStillHoldsABumpInAHitsRinging() throws {

@@ -41,8 +41,9 @@ struct LogChunksTests {
         let text = Self.log(rows: 500)
         let whole = try Self.read(text, chunkBytes: 1 << 20)
         let small = try Self.read(text, chunkBytes: 100)  // a few rows a chunk, most cut in two
-        #expect(whole.error == nil && small.error == nil)
-        #expect(whole.z.count == 500 && small.z == whole.z)
+        let tiny = try Self.read(text, chunkBytes: 8)  // shorter than a row: the buffer grows
+        #expect(whole.error == nil && small.error == nil && tiny.error == nil)
+        #expect(whole.z.count == 500 && small.z == whole.z && tiny.z == whole.z)
         #expect(small.chunks > 100, "\(small.chunks) chunks")
     }
 
