@@ -39,7 +39,8 @@ public enum PadLogDetection {
     /// `kind`'s detector at its defaults over its z axis. The corresponding C function is `open`.
     public static func detect(path: String, kind: DetectorKind) throws -> Detected {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
+        func failure(_ code: Int32) -> Failure { Failure(description: "\(path): \(String(cString: strerror(code)))") }
+        guard fd >= 0 else { throw failure(errno) }
         defer { close(fd) }
         // The adaptive detector's lean test reads x and y too (a bad x or y only leaves it
         // without them).
@@ -48,7 +49,7 @@ public enum PadLogDetection {
         do {
             try LogChunks.read(descriptor: fd, chunkBytes: chunkBytes, with: &reader, into: &batch, keepBatch: true) { _, _ in }
         } catch let failed as LogChunks.ReadFailed {
-            throw Failure(description: "\(path): \(String(cString: strerror(failed.errno)))")
+            throw failure(failed.errno)
         } catch {
             throw Failure(description: "\(error)")
         }

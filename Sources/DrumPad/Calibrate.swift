@@ -90,7 +90,7 @@ struct Calibrate: ParsableCommand {
     /// The samples to calibrate from, and what they came from.
     func samples() throws -> (SensorBatch, String) {
         if let log {
-            if EvemuLog.isRecording(path: log) {
+            if EvemuRecording.isRecording(path: log) {
                 let recording = try EvemuLog(path: log, axis: axisOptions.axis, unitsPerG: axisOptions.unitsPerG)
                 return (recording.batch, log)
             }

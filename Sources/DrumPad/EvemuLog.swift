@@ -14,9 +14,6 @@ struct EvemuLog {
     /// Monotonic-free device times of each sample in µs (for pacing), parallel to `batch`.
     var deviceMicros: [Int64] = []
 
-    /// Whether the file at `path` is an evemu recording (`EvemuRecording.isRecording`).
-    static func isRecording(path: String) -> Bool { EvemuRecording.isRecording(path: path) }
-
     /// Reads the recording at `path`, taking `axis` as the detector's z.
     init(path: String, axis: Axis, unitsPerG: Double?) throws {
         let text = try FileChunks.readAll(path: path)

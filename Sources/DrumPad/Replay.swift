@@ -1,5 +1,6 @@
 import Console
 import PadCommandLine
+import PadSensors
 import HitDetect
 
 /// `drumpad replay`: run a detector over a sensor log as fast as possible.
@@ -90,7 +91,7 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let labelTimes = try labels.map { try readLabelTimes(path: $0) }
-        if EvemuLog.isRecording(path: log) {
+        if EvemuRecording.isRecording(path: log) {
             guard neighbours.isEmpty else {
                 throw ValidationError("--neighbour needs sensor logs (CSV); \(log) is an evemu recording")
             }

@@ -404,7 +404,7 @@ struct PacedReplay {
                 count += 1
             }
         }
-        if EvemuLog.isRecording(path: path) {
+        if EvemuRecording.isRecording(path: path) {
             var recording = try EvemuLog(path: path, axis: axis, unitsPerG: unitsPerG)
             pace(&recording.batch)
         } else {

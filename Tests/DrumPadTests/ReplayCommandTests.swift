@@ -317,20 +317,27 @@ struct FirstUseTests {
         }
     }
 
+    /// `drumpad run ARGUMENTS`, stopped after 60 s at most.
+    static func runPad(_ arguments: [String]) -> ProgramRun {
+        Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run"] + arguments)
+    }
+
+    /// A temporary log of the bundled log's first second (its first strikes); the caller unlinks it.
+    static func firstSecond() -> String {
+        Program.temporaryFile(Program.contents(sample).split(separator: "\n").prefix(260).joined(separator: "\n") + "\n")
+    }
+
     /// `drumpad run --replay` of a log it cannot read waited 5 s for the brain before saying so;
     /// it says so first now. A replay whose hits reached no brain exited 0 ("0 sent"): a script
     /// took it for done. Values that become integer µs are checked (NaN waited forever).
     @Test func aReplayThatReachesNoBrainFailsAndABadLogIsSaidFirst() {
-        let missing = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
-                                                  "--replay", "/nonexistent/x.csv", "--brain", "127.0.0.1:9"])
+        let missing = Self.runPad(["--drum", "snare", "--replay", "/nonexistent/x.csv", "--brain", "127.0.0.1:9"])
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/x.csv: cannot open"), "\(missing.stderr)")
         #expect(!missing.stderr.contains("no brain after"), "\(missing.stderr)")
         // One second of the bundled log (its first strikes), into a port nothing listens on.
-        let rows = Program.contents(Self.sample).split(separator: "\n").prefix(260).joined(separator: "\n") + "\n"
-        let short = Program.temporaryFile(rows)
+        let short = Self.firstSecond()
         defer { unlink(short) }
-        let run = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
-                                              "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "0"])
+        let run = Self.runPad(["--drum", "snare", "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "0"])
         #expect(run.status == 1, "exit \(run.status): \(run.stderr)")
         #expect(run.stderr.contains("0 sent") && run.stderr.contains("no hit reached a brain"), "\(run.stderr)")
         // Through a pipe, the early check reads nothing of it: every hit is still found (a byte
@@ -341,8 +348,7 @@ struct FirstUseTests {
         let found = Program.run("drumpad", ["replay", short]).stdout.split(separator: "\n").count - 1
         #expect(found >= 2 && piped.stderr.contains(": \(found) hits, 0 sent"), "\(found) hits by replay: \(piped.stderr)")
         for option in [["--wait-for-brain", "nan"], ["--start-at", "1e300"]] {
-            let bad = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
-                                                  "--replay", short, "--brain", "127.0.0.1:9"] + option)
+            let bad = Self.runPad(["--drum", "snare", "--replay", short, "--brain", "127.0.0.1:9"] + option)
             #expect(bad.status == 64, "\(option): \(bad.stderr)")
         }
     }
@@ -351,8 +357,7 @@ struct FirstUseTests {
     /// output that cannot be opened waited for the brain (5 s, or what `--wait-for-brain` asks)
     /// before saying so; it says so first now, and a WAV's time still starts after the wait.
     @Test func aLocalKitOrOutputThatCannotPlayIsSaidBeforeTheWait() {
-        let rows = Program.contents(FirstUseTests.sample).split(separator: "\n").prefix(260).joined(separator: "\n") + "\n"
-        let short = Program.temporaryFile(rows)
+        let short = Self.firstSecond()
         defer { unlink(short) }
         let cases: [(options: [String], says: String)] = [
             (["--kit", "/nonexistent/kit"], "/nonexistent/kit"),
@@ -360,22 +365,19 @@ struct FirstUseTests {
             (["--local-output", "loud"], "--local-output must be"),
         ]
         for (options, says) in cases {
-            let run = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
-                                                  "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "30",
-                                                  "--local"] + options)
+            let run = Self.runPad(["--drum", "snare", "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "30",
+                                "--local"] + options)
             #expect(run.status != 0 && run.status != 124 && run.stderr.contains(says), "\(options): exit \(run.status): \(run.stderr)")
             #expect(!run.stderr.contains("no brain after"), "\(options): \(run.stderr)")
         }
-        let noDrum = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "cowbell",
-                                                 "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "30", "--local"])
+        let noDrum = Self.runPad(["--drum", "cowbell", "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "30", "--local"])
         #expect(noDrum.status != 0 && noDrum.stderr.contains("has no drum \"cowbell\""), "exit \(noDrum.status): \(noDrum.stderr)")
         #expect(!noDrum.stderr.contains("no brain after"), "\(noDrum.stderr)")
         // Played: the WAV holds the replay's second of hits from its start, not a wait's silence.
         let wav = Program.temporaryFile("", suffix: ".wav")
         defer { unlink(wav) }
-        let played = Program.runTool("timeout", ["-k", "5", "60", Program.productsFolder + "/drumpad", "run", "--drum", "snare",
-                                                 "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "10",
-                                                 "--local", "--local-output", "wav:" + wav])
+        let played = Self.runPad(["--drum", "snare", "--replay", short, "--brain", "127.0.0.1:9", "--wait-for-brain", "10",
+                                "--local", "--local-output", "wav:" + wav])
         let locally = played.stderr.split(separator: "; ").first { $0.hasSuffix("played locally") || $0.contains("played locally\n") }
         #expect(played.status == 0 && played.stderr.contains("no brain after 10.0 s")
                     && (locally?.split(separator: " ").first.flatMap { Int($0) } ?? 0) >= 3,

@@ -57,11 +57,9 @@ struct LogChunksTests {
     @Test func aReadThatFailsSaysItsErrno() {
         var reader = SensorLogReader(fileName: "closed")
         var batch = SensorBatch()
-        #expect(throws: LogChunks.ReadFailed.self) {
-            try LogChunks.read(descriptor: -1, chunkBytes: 64, with: &reader, into: &batch) { _, _ in }
-        }
         do {
             try LogChunks.read(descriptor: -1, chunkBytes: 64, with: &reader, into: &batch) { _, _ in }
+            Issue.record("a read of a closed descriptor did not throw")
         } catch let failed as LogChunks.ReadFailed {
             #expect(failed.errno == EBADF)
         } catch {
