@@ -140,19 +140,21 @@ import Glibc
 ///   roll's next stroke can. The last peak is held through the mask: a sample of the ringing
 ///   higher than the decayed peak becomes the new reference, so a pad whose mount rings longer
 ///   than the mask (or a slow sensor that saw only the shock's flank) does not fire again.
-/// - **Ring rise (500 Hz and faster):** after a hit the pad fired, a candidate of `ringRiseG`
-///   (0.8 g) or more whose |h| rises to `ringRiseFactor` (2) times the largest |h| of the 15–20 ms
-///   before it (up to three samples before, so its own rise is not counted) passes the re-arm.
-///   At 1.6 kHz an accent is read nearly whole: a 12 g accent holds the re-arm at 1.6 g 80 ms
-///   on, where a ghost note a 16th after it comes at 190 BPM, while its ringing there is a few
-///   tenths of a g. A ringing's next swing is no higher than its last (and smooth swings are
-///   the bump test's), so it does not rise so. On the simulated stands at 150–190 BPM
-///   (`tools/corpus/stand --vary fast`, ADXL345 kit4 and ride-kit) the strokes missed went
-///   34 → 10 on seeds 241–242 and 65 → 20 on fresh seeds 247–249 (hits no strike explains 2 → 1);
-///   at the usual tempo, under five variations and on the single-pad corpus nothing changed.
-///   A re-arm decaying over 30 ms, not 40, found as many but fired again on a mount ringing as
-///   slowly. Not under 500 Hz: a 200 Hz snare reads a 1.5 g ghost at about 0.7 g, where its
-///   accent's mount ringing 15 ms before read 1.85 g.
+/// - **Ring rise (500 Hz and faster):** after a hit the pad fired (not a push turned away), a
+///   sample of |h| of `ringRiseG` (0.8 g) or more and `ringRiseFactor` (2) times the largest |h|
+///   of the 15–20 ms that end four samples before it (so a soft note's own rise is not counted)
+///   passes the re-arm. At 1.6 kHz an accent is read nearly whole: a 12 g accent holds the
+///   re-arm at 1.6 g 80 ms on, where a ghost note a 16th after it comes at 190 BPM, while its
+///   ringing there is a few tenths of a g. A decaying ringing seldom doubles the largest swing
+///   of the 15–20 ms before it, and a swing that does rises smoothly, which the bump test turns
+///   away. On the simulated stands at 150–190 BPM (`tools/corpus/stand --vary fast`, ADXL345
+///   kit4 and ride-kit) the strokes missed went 34 → 10 on seeds 241–242, 22 → 5 on 243–244
+///   and 65 → 20 on fresh seeds 247–249 (hits no strike explains 2 → 1); at the usual tempo,
+///   under five variations and on the single-pad corpus nothing changed. A re-arm decaying
+///   over 30 ms, not 40, found more (34 → 7) but fired again on a mount whose ringing decays as
+///   fast as that re-arm. Under 500 Hz it was tried and changed nothing: a 200 Hz snare reads
+///   a 1.5 g ghost at about 0.7 g, where its accent's ringing, struck with a ride stroke, read
+///   1.85 g 15 ms before.
 /// - **Ringing at slow rates:** under about 170 Hz, a candidate whose samples from its onset to
 ///   the scan's end each carry on the sample before them as the mount's ringing does, flipping
 ///   its sign (|h[n] + 0.7 h[n−1]| under 0.3 × the candidate's peak |h| on every one), is the
@@ -290,7 +292,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// now) passes the re-arm: a soft note rising over a loud hit's ringing (the ring rise in
         /// the type's notes). 0: off.
         public var ringRiseFactor = 2.0
-        /// The least peak |h|, in g, the ring rise lets past the re-arm.
+        /// The least |h|, in g, of a sample the ring rise lets past the re-arm.
         public var ringRiseG = 0.8
         /// Under about 170 Hz, the ringing test predicts each sample from the two before it as
         /// this pad's own mount rings, learned from the quiet after its hits (`MountRinging`);
@@ -363,9 +365,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var lastWasFelt = false
     // Whether the last peak was a hit the pad fired (not a push felt or turned away): the ring rise.
     private var lastWasFired = false
-    // The ring rise's window (500 Hz and faster): the largest |h| in each of the last four blocks
-    // of `ringRiseBlockMs`, newest (still filling) first, from samples three before this one on
-    // (a soft note's own rise stays out of it); and when the newest began.
+    // The ring rise's window: the largest |h| in each of the last four blocks of
+    // `ringRiseBlockMs`, newest (still filling) first, of the samples up to the fourth before the
+    // one being judged (a soft note's own rise stays out of it); and when the newest began.
     private var riseBlocks: (Double, Double, Double, Double) = (0, 0, 0, 0)
     private var riseBlockStart = -Double.infinity
     // x's and y's slow levels, as z's (`level`); nan until a sample gives them.
@@ -482,13 +484,16 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                 ringLevel = level.isFinite ? level : 0
                 levelBefore = (ringLevel, levelBefore.0, levelBefore.1, levelBefore.2)
             }
-            if dt <= Self.fastRatePeriod {
-                if time - riseBlockStart >= Self.ringRiseBlockMs / 1000 || time < riseBlockStart {
-                    riseBlocks = (0, riseBlocks.0, riseBlocks.1, riseBlocks.2)
-                    riseBlockStart = time
-                }
-                if recentCount >= 3, recentH.2.isFinite { riseBlocks.0 = max(riseBlocks.0, recentH.2) }
+            // The ring rise's window, kept at every rate (a sensor near 500 Hz has periods on
+            // both sides of `fastRatePeriod`): a new block every `ringRiseBlockMs`, and where
+            // times stepped back, the newest block starts again from here.
+            if time - riseBlockStart >= Self.ringRiseBlockMs / 1000 {
+                riseBlocks = (0, riseBlocks.0, riseBlocks.1, riseBlocks.2)
+                riseBlockStart = time
+            } else if time < riseBlockStart {
+                riseBlockStart = time
             }
+            if recentCount >= 3, recentH.2.isFinite { riseBlocks.0 = max(riseBlocks.0, recentH.2) }
             recentUnexplained = (unexplained, recentUnexplained.0, recentUnexplained.1)
             recentH = (departure, recentH.0, recentH.1)
             recentTime = (time, recentTime.0, recentTime.1)
@@ -749,8 +754,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     static let leanSpreadFactor = 3.0
     /// The time constant of z's slow level.
     static let levelSeconds = 1.0
-    /// The ring rise's blocks, ms: four of them hold the 15-20 ms before a candidate, longer than
-    /// half a period of a mount ringing at 30 Hz or faster.
+    /// The ring rise's blocks, ms: four of them hold 15-20 ms, about half a period of a mount
+    /// ringing at 30 Hz (16.7 ms), so the window mostly holds the last swing of either sign.
     static let ringRiseBlockMs = 5.0
     /// The longest sample period at which `Configuration.fastRateFullScale` applies (500 Hz).
     static let fastRatePeriod = 0.002
@@ -789,7 +794,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     }
 
     /// The ring rise (500 Hz and faster): after a hit the pad fired, `departure` is at least
-    /// `ringRiseG` and `ringRiseFactor` times the largest |h| of the 15-20 ms before it.
+    /// `ringRiseG` and `ringRiseFactor` times the largest |h| of the window (15-20 ms, ending
+    /// four samples before this one).
     private func risesOverRinging(_ departure: Double, dt: Double) -> Bool {
         let c = configuration
         guard c.ringRiseFactor > 0, dt <= Self.fastRatePeriod, lastWasFired, departure >= c.ringRiseG else { return false }

@@ -70,6 +70,20 @@ struct AllocationTests {
         #expect(detector.mountRinging.a1 != -AdaptiveDetector.ringingCarry, "the model learned")
     }
 
+    /// At 1.6 kHz (the bump test, the rescan, the ring rise's window and a ghost note over an
+    /// accent's ringing), still none.
+    @Test func adaptiveProcessAt1600HzDoesNotAllocate() {
+        let accents = (0..<6).map { (onset: 0.5 + Double($0) * 0.6, amplitude: 12.0) }
+        let signal = AdaptiveDetectorTests.strikesAt1600Hz(accents + accents.map { ($0.onset + 0.08, 1.5) }, seconds: 4.2)
+        var detector = AdaptiveDetector()
+        var fired = 0
+        allocation_counter_start()
+        for i in signal.z.indices where detector.process(z: signal.z[i], time: signal.t[i]) != nil { fired += 1 }
+        let counted = allocation_counter_stop()
+        #expect(counted == 0)
+        #expect(fired == 12)
+    }
+
     /// With x and y (the lean test learning the way and turning shakes away), still none.
     @Test func adaptiveProcessAcrossThreeAxesDoesNotAllocate() {
         let s = LeaningPad(rate: 250).samples()
