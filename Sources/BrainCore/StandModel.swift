@@ -11,7 +11,10 @@ import Monotonic
 /// keeps what the hits show, in hindsight, once every hit around a strike has arrived (`settle`):
 /// - **strikes:** hits not judged crosstalk that no much stronger hit on another pad surrounds; a
 ///   strike with another strike around it on a third pad teaches nothing of the pair, nor one
-///   around which the receiver struck too (`isOwnStrike`).
+///   around which the receiver struck too (`isOwnStrike`). A strike with no hit on another pad
+///   around it is alone: one of the pad's own soft strikes (three make it a played pad). Once a
+///   pair has evidence, a hit on its source surrounds a strike, or keeps it from being alone,
+///   only if it could have caused it (`causeMargin`).
 /// - **responses:** a receiver's hit in the window, much weaker than the strike (at most
 ///   `candidateRatio` of it, less where the receiver's sensor is slower, more where it is faster
 ///   but then weaker than the receiver's own soft strikes: `isResponse`). Their ratios give the
@@ -203,6 +206,17 @@ public struct StandModel: Sendable {
         /// idle 1.6 kHz ride's crosstalk now and then reads past 1.5 × that percentile, and
         /// with nothing of its own to lose it played it.
         public var spreadFactor: Double = 1.5
+        /// In hindsight (`settle`), a hit on another pad keeps a strike from teaching as one
+        /// (surrounds it, or keeps it from being alone: the pad's own soft strikes, which make
+        /// it known as played) only if it could have caused it: until the pair has evidence,
+        /// any hit around it (a much stronger one, for surrounding), and then one whose pair's
+        /// coupling as now weighed × this reaches the strike's strength (0: any, as before).
+        /// A pad beside a busy stand it does not share, or under a ride whose crosstalk on it the
+        /// pair has learned to be weak, struck seldom with no hit anywhere around it: a 100 Hz
+        /// floortom beside a 1.6 kHz ride, with a 250 Hz snare and a 200 Hz racktom playing
+        /// on another stand, was still not known as played 45 s in, and its strokes struck with
+        /// the ride's were weighed against the unplayed margin and its softest hit, and lost.
+        public var causeMargin: Double = 2.0
         /// The least margin the spread of the responses may bring a pair to.
         public var leastMargin: Double = 1.6
         /// How many of a pair's last responses show its spread; fewer, and `margin` holds.
@@ -368,6 +382,17 @@ public struct StandModel: Sendable {
         let c = configuration
         guard c.spreadFactor > 0, let high = pair.highRatio, estimate > 0 else { return c.margin }
         return min(c.margin, max(c.leastMargin, c.spreadFactor * high / estimate))
+    }
+
+    /// The strongest hit on `receiver` that a hit of `strength` g on `source` could have caused,
+    /// in hindsight: `ratio` × it until the pair has evidence, then no more than its coupling as
+    /// now weighed × `causeMargin` (infinite for a `ratio` of infinity before any evidence: any
+    /// hit around could have).
+    private func mostCaused(by strength: Double, from source: Int, on receiver: Int, ratio: Double) -> Double {
+        let key = PairKey(source: source, receiver: receiver)
+        let c = configuration
+        guard c.causeMargin > 0, pairs[key] != nil else { return ratio.isInfinite ? .infinity : strength * ratio }
+        return strength * min(ratio, coupling(key).value * c.causeMargin)
     }
 
     /// Whether `pad`'s own strikes are known: it has struck `ownSoftStrikes` times alone (a
@@ -746,18 +771,24 @@ public struct StandModel: Sendable {
             // A hit judged crosstalk (on arrival, or taken back) is no strike.
             guard strike.isSource else { continue }
             if !strike.felt && playedCounts[strike.pad] < c.unplayedHits { playedCounts[strike.pad] += 1 }
-            // A strike, in hindsight, unless a much stronger hit on another pad surrounds it.
+            // A strike, in hindsight, unless a much stronger hit on another pad surrounds it (one
+            // that pad's coupling to it, once it has evidence, could have caused: `causeMargin`).
             let surrounded = recent.contains { other in
-                guard other.pad != strike.pad, other.strength * candidateRatio(other.pad, strike.pad) >= strike.strength
+                guard other.pad != strike.pad,
+                      mostCaused(by: other.strength, from: other.pad, on: strike.pad,
+                                 ratio: candidateRatio(other.pad, strike.pad)) >= strike.strength
                 else { return false }
                 let w = window(other.pad, strike.pad)
                 let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
                 return lag >= -w.before && lag <= w.after
             }
             guard !surrounded, strike.strength > 0 else { continue }
-            // Played, and alone: no hit on another pad around it. The pad's own soft strikes.
+            // Played, and alone: no hit on another pad around it that could have caused it (any,
+            // until the pair has evidence). The pad's own soft strikes.
             let alone = !recent.contains { other in
-                guard other.pad != strike.pad else { return false }
+                guard other.pad != strike.pad,
+                      mostCaused(by: other.strength, from: other.pad, on: strike.pad, ratio: .infinity) >= strike.strength
+                else { return false }
                 let w = window(other.pad, strike.pad)
                 let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
                 return lag >= -w.after && lag <= w.after

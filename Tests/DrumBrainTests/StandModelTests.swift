@@ -465,6 +465,32 @@ struct StandModelTests {
         }
     }
 
+    /// A pad whose strokes each come a few ms after a hit on a pad of another stand is still
+    /// known as played once that pair has shown it cannot cause them (`causeMargin`): b strikes
+    /// once alone (0.2 g, its softest), c's 12 g strikes go unanswered on b eight times (the
+    /// pair bounded at 3 × b's softest hit over 12 g), then b strikes three times at 1 g, each
+    /// 3 ms after a 4 g strike of c's. Those count as b's own strikes (c could have caused 0.4
+    /// g at most), so b is known as played and judged by the played prior (0.2): its hit at a
+    /// quarter of a's strike struck with it plays. Without the rule (0: any hit around keeps a
+    /// strike from being alone) b has struck alone once, is not known as played, and the same
+    /// hit is crosstalk by the prior of 0.3.
+    @Test func aPadStruckJustAfterAnotherStandsHitsIsStillKnownAsPlayed() {
+        for (causeMargin, plays) in [(2.0, true), (0.0, false)] {
+            var configuration = StandModel.Configuration()
+            configuration.causeMargin = causeMargin
+            let player = Player(StandCrosstalk(model: StandModel(configuration)), slotMs: 0)
+            _ = player.hit("b", 0, 0.2)
+            for k in 1...8 { _ = player.hit("c", Double(k) * 300, 12) }
+            for k in 9...11 {
+                _ = player.hit("c", Double(k) * 300, 4)
+                #expect(player.hit("b", Double(k) * 300 + 3, 1.0) != .crosstalk, "margin \(causeMargin), stroke \(k)")
+            }
+            _ = player.hit("a", 5_000, 4)
+            let stroke = player.hit("b", 5_001, 1.0)
+            #expect((stroke != .crosstalk) == plays, "margin \(causeMargin): \(stroke)")
+        }
+    }
+
     /// A pair whose answers read within a few per cent of each other (as a 100 Hz floortom reads
     /// a 1.6 kHz ride's crosstalk: within 1.3 × its median, the ride's strikes read truly) weighs
     /// a played receiver's hit against 1.6 × its coupling (`spreadFactor` × the answers' 90th
