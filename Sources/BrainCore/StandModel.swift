@@ -12,9 +12,10 @@ import Monotonic
 /// - **strikes:** hits not judged crosstalk that no much stronger hit on another pad surrounds; a
 ///   strike with another strike around it on a third pad teaches nothing of the pair, nor one
 ///   around which the receiver struck too (`isOwnStrike`). A strike with no hit on another pad
-///   around it is alone: one of the pad's own soft strikes (three make it a played pad). Once a
-///   pair has evidence, a hit on its source surrounds a strike, or keeps it from being alone,
-///   only if it could have caused it (`causeMargin`).
+///   around it that could have caused it is alone: one of the pad's own soft strikes (three
+///   make it a played pad). Once the pair exists, a hit on its source surrounds a strike, or
+///   keeps it from being alone, only if the pair's coupling as now weighed could have caused
+///   it (`causeMargin`).
 /// - **responses:** a receiver's hit in the window, much weaker than the strike (at most
 ///   `candidateRatio` of it, less where the receiver's sensor is slower, more where it is faster
 ///   but then weaker than the receiver's own soft strikes: `isResponse`). Their ratios give the
@@ -208,9 +209,12 @@ public struct StandModel: Sendable {
         public var spreadFactor: Double = 1.5
         /// In hindsight (`settle`), a hit on another pad keeps a strike from teaching as one
         /// (surrounds it, or keeps it from being alone: the pad's own soft strikes, which make
-        /// it known as played) only if it could have caused it: until the pair has evidence,
-        /// any hit around it (a much stronger one, for surrounding), and then one whose pair's
-        /// coupling as now weighed × this reaches the strike's strength (0: any, as before).
+        /// it known as played) only if it could have caused it: until that pad has struck since
+        /// this one was known (the pair exists), any hit around it (a much stronger one, for
+        /// surrounding); then one whose pair's coupling as now weighed (its prior until it
+        /// learns) × this, of its strength as the other pads witnessed it, reaches the strike,
+        /// with the pad's softest hit added for being alone (as the live decision adds it), so
+        /// that no hit the live decision let play as crosstalk counts as alone. 0: any, as before.
         /// A pad beside a busy stand it does not share, or under a ride whose crosstalk on it the
         /// pair has learned to be weak, struck seldom with no hit anywhere around it: a 100 Hz
         /// floortom beside a 1.6 kHz ride, with a 250 Hz snare and a 200 Hz racktom playing
@@ -274,8 +278,8 @@ public struct StandModel: Sendable {
     private var floors: [Double?] = []
     /// Each pad's loud level: its strongest hit, slowly forgotten (g).
     private var louds: [Double] = []
-    /// Each pad's soft strikes: a low quantile of its strikes with no hit on another pad around
-    /// them (g), nil before the first.
+    /// Each pad's soft strikes: a low quantile of its strikes alone (no hit on another pad around
+    /// them that could have caused them), in g, nil before the first.
     private var ownSofts: [Double?] = []
     /// How many strikes taught each pad's `ownSofts`.
     private var ownSoftCounts: [Int] = []
@@ -384,15 +388,16 @@ public struct StandModel: Sendable {
         return min(c.margin, max(c.leastMargin, c.spreadFactor * high / estimate))
     }
 
-    /// The strongest hit on `receiver` that a hit of `strength` g on `source` could have caused,
-    /// in hindsight: `ratio` × it until the pair has evidence, then no more than its coupling as
-    /// now weighed × `causeMargin` (infinite for a `ratio` of infinity before any evidence: any
-    /// hit around could have).
-    private func mostCaused(by strength: Double, from source: Int, on receiver: Int, ratio: Double) -> Double {
-        let key = PairKey(source: source, receiver: receiver)
-        let c = configuration
-        guard c.causeMargin > 0, pairs[key] != nil else { return ratio.isInfinite ? .infinity : strength * ratio }
-        return strength * min(ratio, coupling(key).value * c.causeMargin)
+    /// What share of `other`'s strength its pad could have caused on `receiver`, in hindsight
+    /// (`causeMargin`): infinite (any) until the pair exists (the source has struck since the
+    /// receiver was known) or with the rule off, then the pair's coupling as now weighed (its
+    /// prior until it learns), of the strength as the other pads witnessed it where the
+    /// receiver's sensor is the faster (`witnessed`).
+    private func caused(by other: Recent, on receiver: Int) -> Double {
+        let key = PairKey(source: other.pad, receiver: receiver)
+        guard configuration.causeMargin > 0, pairs[key] != nil, other.strength > 0 else { return .infinity }
+        let seen = witnessed(other.pad, id: other.id, at: other.strikeMicros, strength: other.strength, for: receiver)
+        return coupling(key).value * seen / other.strength
     }
 
     /// Whether `pad`'s own strikes are known: it has struck `ownSoftStrikes` times alone (a
@@ -771,27 +776,30 @@ public struct StandModel: Sendable {
             // A hit judged crosstalk (on arrival, or taken back) is no strike.
             guard strike.isSource else { continue }
             if !strike.felt && playedCounts[strike.pad] < c.unplayedHits { playedCounts[strike.pad] += 1 }
-            // A strike, in hindsight, unless a much stronger hit on another pad surrounds it (one
-            // that pad's coupling to it, once it has evidence, could have caused: `causeMargin`).
+            // A strike, in hindsight, unless a much stronger hit on another pad surrounds it (and
+            // one that pad's coupling to it could have caused: `causeMargin`).
             let surrounded = recent.contains { other in
-                guard other.pad != strike.pad,
-                      mostCaused(by: other.strength, from: other.pad, on: strike.pad,
-                                 ratio: candidateRatio(other.pad, strike.pad)) >= strike.strength
-                else { return false }
+                guard other.pad != strike.pad else { return false }
                 let w = window(other.pad, strike.pad)
                 let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
-                return lag >= -w.before && lag <= w.after
+                guard lag >= -w.before && lag <= w.after else { return false }
+                let share = caused(by: other, on: strike.pad)
+                let ratio = share.isInfinite ? candidateRatio(other.pad, strike.pad)
+                    : min(candidateRatio(other.pad, strike.pad), share * configuration.causeMargin)
+                return other.strength * ratio >= strike.strength
             }
             guard !surrounded, strike.strength > 0 else { continue }
             // Played, and alone: no hit on another pad around it that could have caused it (any,
-            // until the pair has evidence). The pad's own soft strikes.
+            // until that pad has struck since this one was known: `causeMargin`). The pad's own
+            // soft strikes.
             let alone = !recent.contains { other in
-                guard other.pad != strike.pad,
-                      mostCaused(by: other.strength, from: other.pad, on: strike.pad, ratio: .infinity) >= strike.strength
-                else { return false }
+                guard other.pad != strike.pad else { return false }
                 let w = window(other.pad, strike.pad)
                 let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
-                return lag >= -w.after && lag <= w.after
+                guard lag >= -w.after && lag <= w.after else { return false }
+                let share = caused(by: other, on: strike.pad)
+                return share.isInfinite
+                    || other.strength * share * configuration.causeMargin + floorAllowance(strike.pad) >= strike.strength
             }
             if alone && !strike.felt { learnOwnStrike(strike.pad, strength: strike.strength) }
             for receiver in padKeys.indices where receiver != strike.pad {

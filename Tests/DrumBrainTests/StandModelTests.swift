@@ -468,12 +468,12 @@ struct StandModelTests {
     /// A pad whose strokes each come a few ms after a hit on a pad of another stand is still
     /// known as played once that pair has shown it cannot cause them (`causeMargin`): b strikes
     /// once alone (0.2 g, its softest), c's 12 g strikes go unanswered on b eight times (the
-    /// pair bounded at 3 × b's softest hit over 12 g), then b strikes three times at 1 g, each
-    /// 3 ms after a 4 g strike of c's. Those count as b's own strikes (c could have caused 0.4
-    /// g at most), so b is known as played and judged by the played prior (0.2): its hit at a
-    /// quarter of a's strike struck with it plays. Without the rule (0: any hit around keeps a
-    /// strike from being alone) b has struck alone once, is not known as played, and the same
-    /// hit is crosstalk by the prior of 0.3.
+    /// pair bounded at about 3 × b's softest hit over 12 g, 0.05), then b strikes three times
+    /// at 1 g, each 3 ms after a 4 g strike of c's. Those count as b's own strikes (twice what
+    /// c could cause, 0.4 g, with b's softest hit added: 0.6 g), so b is known as played and
+    /// judged by the played prior (0.2): its hit at a quarter of a's strike struck with it
+    /// plays. Without the rule (0: any hit around keeps a strike from being alone) b has struck
+    /// alone once, is not known as played, and the same hit is crosstalk by the prior of 0.3.
     @Test func aPadStruckJustAfterAnotherStandsHitsIsStillKnownAsPlayed() {
         for (causeMargin, plays) in [(2.0, true), (0.0, false)] {
             var configuration = StandModel.Configuration()
@@ -483,7 +483,7 @@ struct StandModelTests {
             for k in 1...8 { _ = player.hit("c", Double(k) * 300, 12) }
             for k in 9...11 {
                 _ = player.hit("c", Double(k) * 300, 4)
-                #expect(player.hit("b", Double(k) * 300 + 3, 1.0) != .crosstalk, "margin \(causeMargin), stroke \(k)")
+                _ = player.hit("b", Double(k) * 300 + 3, 1.0)
             }
             _ = player.hit("a", 5_000, 4)
             let stroke = player.hit("b", 5_001, 1.0)
