@@ -388,16 +388,16 @@ public struct StandModel: Sendable {
         return min(c.margin, max(c.leastMargin, c.spreadFactor * high / estimate))
     }
 
-    /// What share of `other`'s strength its pad could have caused on `receiver`, in hindsight
-    /// (`causeMargin`): infinite (any) until the pair exists (the source has struck since the
+    /// How strong a hit `other`'s pad could have caused on `receiver`, in hindsight
+    /// (`causeMargin`): nil (any) until the pair exists (the source has struck since the
     /// receiver was known) or with the rule off, then the pair's coupling as now weighed (its
-    /// prior until it learns), of the strength as the other pads witnessed it where the
-    /// receiver's sensor is the faster (`witnessed`).
-    private func caused(by other: Recent, on receiver: Int) -> Double {
+    /// prior until it learns) × the strength as the other pads witnessed it where the
+    /// receiver's sensor is the faster (`witnessed`), × `causeMargin`.
+    private func caused(by other: Recent, on receiver: Int) -> Double? {
         let key = PairKey(source: other.pad, receiver: receiver)
-        guard configuration.causeMargin > 0, pairs[key] != nil, other.strength > 0 else { return .infinity }
+        guard configuration.causeMargin > 0, pairs[key] != nil, other.strength > 0 else { return nil }
         let seen = witnessed(other.pad, id: other.id, at: other.strikeMicros, strength: other.strength, for: receiver)
-        return coupling(key).value * seen / other.strength
+        return coupling(key).value * seen * configuration.causeMargin
     }
 
     /// Whether `pad`'s own strikes are known: it has struck `ownSoftStrikes` times alone (a
@@ -783,10 +783,8 @@ public struct StandModel: Sendable {
                 let w = window(other.pad, strike.pad)
                 let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
                 guard lag >= -w.before && lag <= w.after else { return false }
-                let share = caused(by: other, on: strike.pad)
-                let ratio = share.isInfinite ? candidateRatio(other.pad, strike.pad)
-                    : min(candidateRatio(other.pad, strike.pad), share * configuration.causeMargin)
-                return other.strength * ratio >= strike.strength
+                let much = other.strength * candidateRatio(other.pad, strike.pad)
+                return min(much, caused(by: other, on: strike.pad) ?? much) >= strike.strength
             }
             guard !surrounded, strike.strength > 0 else { continue }
             // Played, and alone: no hit on another pad around it that could have caused it (any,
@@ -797,9 +795,8 @@ public struct StandModel: Sendable {
                 let w = window(other.pad, strike.pad)
                 let lag = strike.strikeMicros.saturatingSubtract(other.strikeMicros)
                 guard lag >= -w.after && lag <= w.after else { return false }
-                let share = caused(by: other, on: strike.pad)
-                return share.isInfinite
-                    || other.strength * share * configuration.causeMargin + floorAllowance(strike.pad) >= strike.strength
+                guard let most = caused(by: other, on: strike.pad) else { return true }
+                return most + floorAllowance(strike.pad) >= strike.strength
             }
             if alone && !strike.felt { learnOwnStrike(strike.pad, strength: strike.strength) }
             for receiver in padKeys.indices where receiver != strike.pad {

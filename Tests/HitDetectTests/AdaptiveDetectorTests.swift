@@ -203,7 +203,7 @@ struct AdaptiveDetectorTests {
     /// z at 1.6 kHz for `seconds`: gravity, noise, and a stick's 2 ms shock of `amplitude` g at
     /// each `onset`.
     static func shocksAt1600Hz(_ shocks: [(onset: Double, amplitude: Double)], seconds: Double) -> (z: [Double], t: [Double]) {
-        strikesAt1600Hz(shocks, seconds: seconds, ringing: false)
+        strikes(shocks, seconds: seconds, ringing: false)
     }
 
     /// At 1.6 kHz a weak hit's peak is sampled closely, so a strike of twice it, inside its mask,
@@ -230,10 +230,10 @@ struct AdaptiveDetectorTests {
         #expect(Self.hits(&plain, (under, underTimes)).count == 1)
     }
 
-    /// z at `rate` (1.6 kHz) for `seconds`, each strike as the corpus shapes one: a 2 ms half-sine
+    /// z at `rate` (default 1.6 kHz) for `seconds`, each strike as the corpus shapes one: a 2 ms half-sine
     /// shock of its amplitude, then (with `ringing`) the board ringing at 300 Hz (half of it, τ
     /// 12 ms) and the pad rocking on its mount at `mountHz` (0.6 of it, τ `mountMs`).
-    static func strikesAt1600Hz(_ strikes: [(onset: Double, amplitude: Double)], seconds: Double, rate: Double = 1600,
+    static func strikes(_ strikes: [(onset: Double, amplitude: Double)], seconds: Double, rate: Double = 1600,
                                 mountHz: Double = 40, mountMs: Double = 25, ringing: Bool = true) -> (z: [Double], t: [Double]) {
         var z: [Double] = [], t: [Double] = []
         var random = Noise()
@@ -263,7 +263,7 @@ struct AdaptiveDetectorTests {
     @Test func aGhostNoteASixteenthAfterAnAccentRisesOverItsRingingAt1600Hz() {
         let accents = (0..<6).map { (onset: 0.5 + Double($0) * 0.6, amplitude: 12.0) }
         let ghosts = accents.map { (onset: $0.onset + 0.08, amplitude: 1.5) }
-        let signal = Self.strikesAt1600Hz(accents + ghosts, seconds: 4.2)
+        let signal = Self.strikes(accents + ghosts, seconds: 4.2)
         var adaptive = AdaptiveDetector()
         let found = Self.hits(&adaptive, signal)
         #expect(found.count == 12, "\(found.map(\.time))")
@@ -285,7 +285,7 @@ struct AdaptiveDetectorTests {
     func theRingRiseLetsNoRingingBy(rate: Double) {
         let accents = (0..<6).map { (onset: 0.5 + Double($0) * 0.6, amplitude: 12.0) }
         for (mountHz, mountMs) in [(25.0, 30.0), (30.0, 45.0), (40.0, 30.0), (50.0, 45.0), (60.0, 45.0), (60.0, 30.0)] {
-            let signal = Self.strikesAt1600Hz(accents, seconds: 4.2, rate: rate, mountHz: mountHz, mountMs: mountMs)
+            let signal = Self.strikes(accents, seconds: 4.2, rate: rate, mountHz: mountHz, mountMs: mountMs)
             var with = AdaptiveDetector()
             #expect(Self.hits(&with, signal).count == accents.count, "\(rate) Hz, mount \(mountHz) Hz over \(mountMs) ms")
             var unsharp = AdaptiveDetector.Configuration()

@@ -74,7 +74,7 @@ struct AllocationTests {
     /// accent's ringing), still none.
     @Test func adaptiveProcessAt1600HzDoesNotAllocate() {
         let accents = (0..<6).map { (onset: 0.5 + Double($0) * 0.6, amplitude: 12.0) }
-        let signal = AdaptiveDetectorTests.strikesAt1600Hz(accents + accents.map { ($0.onset + 0.08, 1.5) }, seconds: 4.2)
+        let signal = AdaptiveDetectorTests.strikes(accents + accents.map { ($0.onset + 0.08, 1.5) }, seconds: 4.2)
         var detector = AdaptiveDetector()
         var fired = 0
         allocation_counter_start()
