@@ -341,7 +341,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var shock: ShockFilter
     private var noiseFloor = 0.0
     private var noiseFloorLearned = 0.0  // seconds of quiet samples the floor has seen, up to noiseFloorSeconds
-    private var previousTime = 0.0
+    private var period = SamplePeriod()
     private var lastPeak = 0.0
     private var lastPeakTime = -Double.infinity
     // The last few samples' |h| (not the trigger's |h'|) and times, newest first, to find where a
@@ -455,13 +455,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             shock.prime(z)
             previousH2 = 0
             recentZ = (z, z, z, z)
-            previousTime = time
+            period.start(at: time)
             state = .idle
             return nil
         }
         let c = configuration
-        let dt = max(time - previousTime, 1e-6)
-        previousTime = time
+        let dt = period.advance(to: time)
         let levelStep = min(dt / Self.levelSeconds, 1)
         level += levelStep * (z - level)
         crossLevel.x += levelStep * (x - crossLevel.x)

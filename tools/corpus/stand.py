@@ -57,6 +57,7 @@ CROSSTALK_RING = 0.4            # the stand's ringing after it, at most this sha
 CROSSTALK_RING_TAU_MS = (15.0, 30.0)  # decaying with this time constant
 CROSSTALK_ALIGNED = False       # True: crosstalk moves a pad the way its own strikes do (x, y, z)
 CROSSTALK_SIGN = 1.0            # -1: crosstalk pushes a pad the other way than a strike on it does
+STAMP_JITTER = 0.0             # sd of each written time off the sensor's clock, in periods (--vary jitter)
 
 # Variations: the simulator moved off what the brain was tuned on, one thing at a time
 # (docs/crosstalk.md, "Off the tuned simulator"). name -> (what it changes, the module's
@@ -86,6 +87,9 @@ VARIATIONS = {
                 {"CROSSTALK_ALIGNED": True}, None),
     "inverted": ("crosstalk pushes each pad the other way than a strike on it does (not the same way)",
                  {"CROSSTALK_SIGN": -1.0}, None),
+    "jitter": ("each sample's time written up to 0.45 of a period off the sensor's clock (normal, sd 0.15 "
+               "period), as a host stamps samples it receives; the samples still taken on the sensor's clock",
+               {"STAMP_JITTER": 0.15}, None),
 }
 
 
@@ -558,6 +562,13 @@ def format_log(scene, pad, r):
     ]
     if p.gravity_removed:
         lines.append("# gravity: removed (Android example high-pass, alpha 0.8)")
+    times = r.t
+    if STAMP_JITTER:
+        # The written times only: the samples were taken on the sensor's clock. Within 0.45 of a
+        # period either way, so the times still rise; never after the report that delivered them.
+        rng = np.random.default_rng([scene.seed, zlib.crc32(pad.name.encode())])
+        off = np.clip(rng.normal(0.0, STAMP_JITTER, r.t.size), -0.45, 0.45) / p.rate_hz
+        times = r.t + off if r.t_event is None else np.minimum(r.t + off, r.t_event)
     hit = np.zeros(r.t.size, dtype=int)
     if r.labels_t.size:
         k = np.searchsorted(r.t, r.labels_t - 1e-9)   # the first sample at or after the onset
@@ -566,10 +577,10 @@ def format_log(scene, pad, r):
         lines.append(f"# t_event: delivery time of the report (bursts of {p.burst} samples)")
         lines.append("t,x,y,z,t_event,hit")
         rows = [f"{t:.6f},{_num(x)},{_num(y)},{_num(z)},{te:.6f},{h}"
-                for t, (x, y, z), te, h in zip(r.t, r.xyz, r.t_event, hit)]
+                for t, (x, y, z), te, h in zip(times, r.xyz, r.t_event, hit)]
     else:
         lines.append("t,x,y,z,hit")
-        rows = [f"{t:.6f},{_num(x)},{_num(y)},{_num(z)},{h}" for t, (x, y, z), h in zip(r.t, r.xyz, hit)]
+        rows = [f"{t:.6f},{_num(x)},{_num(y)},{_num(z)},{h}" for t, (x, y, z), h in zip(times, r.xyz, hit)]
     return "\n".join(lines + rows) + "\n"
 
 

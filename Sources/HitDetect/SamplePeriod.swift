@@ -1,0 +1,114 @@
+/// A sensor's sample period, as the adaptive detector steps by it: learned from the samples'
+/// times, and each interval between two samples read as a whole number of periods.
+///
+/// A sensor samples on its own clock, at one rate. The times a pad is given for its samples may
+/// jitter around that clock (a phone streaming over a network, stamped as the packets arrive; an
+/// IIO buffer stamped at the interrupt), and a sample lost leaves an interval of two periods or
+/// more. The detector's filters, its rate rules (which rules judge at 100 Hz and which at
+/// 1.6 kHz) and its onset's place in its sample period all take an interval; taken as each pair
+/// of timestamps' difference they followed the jitter: 250 Hz stands whose times jittered by
+/// 0.6 ms (a sixth of a period) missed 22 strokes where they missed 1, and their velocity ranks
+/// fell from 0.93 to 0.86 (docs/crosstalk.md, "Timestamps that jitter").
+///
+/// How:
+/// - **Seeded** by the median of the first `seedIntervals` intervals (robust to a lost sample or
+///   a jittered time among them); until then each interval is taken as it is, as before.
+/// - **Each interval** is read as n periods, n = the interval / the period, rounded (at least
+///   1), and given to the detector as n × the period: the jitter is gone, and a lost sample
+///   still counts as the time it took.
+/// - **The period** is the time since an anchor sample over the periods counted since it: the
+///   mean interval over the last 256–512 periods (a new anchor is set every 256, and the older
+///   one dropped at 512), which no single late time moves, which follows a sensor's clock that
+///   runs off its nominal rate, and which on a sensor that does not jitter is its interval.
+/// - **Seeded again** after `reseedRun` intervals in a row of two periods or more: not samples
+///   lost (a run of losses is one long interval) but a sensor slowed to half its rate or less.
+///   A sensor that speeds up is followed within 768 samples.
+/// - Intervals that do not move (a time repeated, or gone back) are read as one period and not
+///   counted.
+///
+/// Thread safety: a value type. Real-time safety: arithmetic only, allocation-free.
+struct SamplePeriod: Sendable {
+    /// Intervals whose median seeds the period.
+    static let seedIntervals = 7
+    /// Periods counted since the anchor before its mean is the period.
+    static let leastSpan = 16
+    /// Periods after which a new anchor is set; the older is dropped at twice as many.
+    static let anchorSpan = 256
+    /// Intervals of two periods or more, in a row, that seed the period again.
+    static let reseedRun = 8
+
+    /// The period, s; 0 until seeded.
+    private(set) var period = 0.0
+    private var seeds = SIMD8<Double>(repeating: 0)
+    private var seedCount = 0
+    private var longRun = 0
+    private var lastStamp = 0.0
+    /// The anchor the period is measured from, and the one that will replace it (its time, and
+    /// the periods counted since; a count below 0: not set).
+    private var anchor = (time: 0.0, periods: 0)
+    private var nextAnchor = (time: 0.0, periods: -1)
+
+    /// Starts again at a sample given `stamp` (the first, or the first after a gap); the
+    /// period learned is kept.
+    mutating func start(at stamp: Double) {
+        lastStamp = stamp
+        if period > 0 { anchor = (stamp, 0); nextAnchor = (0, -1) }
+    }
+
+    /// The interval to step by, s, for the next sample, given `stamp`.
+    mutating func advance(to stamp: Double) -> Double {
+        let interval = stamp - lastStamp
+        lastStamp = stamp
+        guard period > 0 else {
+            if interval > 0, interval.isFinite {
+                seeds[seedCount] = interval
+                seedCount += 1
+                if seedCount == Self.seedIntervals { seeded(median(), at: stamp) }
+            }
+            return max(interval, 1e-6)
+        }
+        guard interval > 0, interval.isFinite else { return period }
+        let periods = max(1, (interval / period).rounded())
+        longRun = periods >= 2 ? longRun + 1 : 0
+        if longRun >= Self.reseedRun {
+            // The sensor slowed down: learn its period again, from this interval on.
+            period = 0
+            seeds[0] = interval
+            seedCount = 1
+            return interval
+        }
+        // At most 2^53 periods: a count this large would take a sensor centuries.
+        let counted = periods < 1e9 ? Int(periods) : 1_000_000_000
+        anchor.periods += counted
+        if nextAnchor.periods >= 0 { nextAnchor.periods += counted }
+        if anchor.periods >= Self.leastSpan {
+            let mean = (stamp - anchor.time) / Double(anchor.periods)
+            if mean > 0, mean.isFinite { period = mean }
+        }
+        if anchor.periods >= Self.anchorSpan, nextAnchor.periods < 0 { nextAnchor = (stamp, 0) }
+        if anchor.periods >= 2 * Self.anchorSpan { anchor = nextAnchor; nextAnchor = (0, -1) }
+        return periods * period
+    }
+
+    private mutating func seeded(_ median: Double, at stamp: Double) {
+        period = median
+        seedCount = 0
+        longRun = 0
+        anchor = (stamp, 0)
+        nextAnchor = (0, -1)
+    }
+
+    /// The median of the seeds (an odd count): the one with as many under it as over it.
+    private func median() -> Double {
+        let count = Self.seedIntervals
+        for i in 0..<count {
+            var below = 0
+            var equal = 0
+            for j in 0..<count {
+                if seeds[j] < seeds[i] { below += 1 } else if seeds[j] == seeds[i] { equal += 1 }
+            }
+            if below <= count / 2, below + equal > count / 2 { return seeds[i] }
+        }
+        return seeds[0]
+    }
+}
