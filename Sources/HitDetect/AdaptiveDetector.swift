@@ -348,6 +348,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     // strike began.
     private var recentH: (Double, Double, Double) = (0, 0, 0)
     private var recentTime: (Double, Double, Double) = (0, 0, 0)
+    // The time on the sensor's clock (the sum of the periods stepped since the first sample),
+    // now and at the last three samples: what the samples' own times say, less their jitter.
+    private var sensorClock = 0.0
+    private var sensorClocks: (Double, Double, Double) = (0, 0, 0)
+    private var recentSensorClock: Double { sensorClocks.2 }
     private var recentCount = 0
     // The last four samples' z, newest first: the level a strike is measured from.
     private var recentZ: (Double, Double, Double, Double) = (0, 0, 0, 0)
@@ -461,6 +466,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         let c = configuration
         let dt = period.advance(to: time)
+        sensorClock += dt
         let levelStep = min(dt / Self.levelSeconds, 1)
         level += levelStep * (z - level)
         crossLevel.x += levelStep * (x - crossLevel.x)
@@ -496,6 +502,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             recentUnexplained = (unexplained, recentUnexplained.0, recentUnexplained.1)
             recentH = (departure, recentH.0, recentH.1)
             recentTime = (time, recentTime.0, recentTime.1)
+            sensorClocks = (sensorClock, sensorClocks.0, sensorClocks.1)
             recentZ = (z, recentZ.0, recentZ.1, recentZ.2)
             recentCount = min(recentCount + 1, 3)
         }
@@ -653,7 +660,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             earlier += 1
         }
         let chainTime = onsetTime
-        if Self.isSlowRate(dt: dt), recentCount == 3, time - recentSample(2).time <= 3.05 * dt {
+        // The three samples before came one period apart on the sensor's clock (none lost).
+        if Self.isSlowRate(dt: dt), recentCount == 3, sensorClock - recentSensorClock <= 3.05 * dt {
             let level = recentLevel(2)  // z of the sample before the two
             let departed = slowRateDeparture * rising
             for back in 0..<2 {

@@ -2,29 +2,35 @@
 /// times, and each interval between two samples read as a whole number of periods.
 ///
 /// A sensor samples on its own clock, at one rate. The times a pad is given for its samples may
-/// jitter around that clock (a phone streaming over a network, stamped as the packets arrive; an
-/// IIO buffer stamped at the interrupt), and a sample lost leaves an interval of two periods or
+/// jitter around that clock (a phone streaming over a network, stamped as the packets arrive;
+/// samples stamped at each interrupt), and a sample lost leaves an interval of two periods or
 /// more. The detector's filters, its rate rules (which rules judge at 100 Hz and which at
 /// 1.6 kHz) and its onset's place in its sample period all take an interval; taken as each pair
 /// of timestamps' difference they followed the jitter: 250 Hz stands whose times jittered by
-/// 0.6 ms (a sixth of a period) missed 22 strokes where they missed 1, and their velocity ranks
-/// fell from 0.93 to 0.86 (docs/crosstalk.md, "Timestamps that jitter").
+/// 0.6 ms (sd, a sixth of a period) missed 22 strokes where they missed 1, and their velocity
+/// ranks fell from 0.93 to 0.86 (docs/crosstalk.md, "Timestamps that jitter").
 ///
 /// How:
 /// - **Seeded** by the median of the first `seedIntervals` intervals (robust to a lost sample or
 ///   a jittered time among them); until then each interval is taken as it is, as before.
-/// - **Each interval** is read as n periods, n = the interval / the period, rounded (at least
-///   1), and given to the detector as n × the period: the jitter is gone, and a lost sample
-///   still counts as the time it took.
+/// - **Each interval** is read as n periods and given to the detector as n × the period: one
+///   period under `lostFrom` (1.75) periods, two from there to 2.75, and so on. The jitter is
+///   gone, and a lost sample still counts as the time it took. (Rounded at 1.5, a late time
+///   followed by an early one, up to 1.9 periods apart where the jitter reaches 0.45 of one, was
+///   counted as two; the period came out short, and more intervals rounded up: 9 % short at
+///   a jitter of sd 0.2 period.)
 /// - **The period** is the time since an anchor sample over the periods counted since it: the
 ///   mean interval over the last 256–512 periods (a new anchor is set every 256, and the older
 ///   one dropped at 512), which no single late time moves, which follows a sensor's clock that
-///   runs off its nominal rate, and which on a sensor that does not jitter is its interval.
-/// - **Seeded again** after `reseedRun` intervals in a row of two periods or more: not samples
-///   lost (a run of losses is one long interval) but a sensor slowed to half its rate or less.
-///   A sensor that speeds up is followed within 768 samples.
-/// - Intervals that do not move (a time repeated, or gone back) are read as one period and not
-///   counted.
+///   runs off its nominal rate, and which on a sensor that does not jitter is its interval (to
+///   within rounding). A mean under half the period or over twice it, and a time gone back,
+///   start the anchor again there.
+/// - **Seeded again** after `reseedRun` intervals in a row of two periods or more (not samples
+///   lost: a run of losses is one long interval, but a sensor slowed to half its rate or less),
+///   or of under half a period (sped up to twice or more).
+/// - A time repeated, or gone back, is read as one period and not counted. A sensor whose host
+///   stamps each batch of samples with one time is not handled: its hits are dated by those
+///   times (docs/crosstalk-notebook.md, "Timestamps that jitter").
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only, allocation-free.
 struct SamplePeriod: Sendable {
@@ -36,12 +42,15 @@ struct SamplePeriod: Sendable {
     static let anchorSpan = 256
     /// Intervals of two periods or more, in a row, that seed the period again.
     static let reseedRun = 8
+    /// Intervals from this many periods count as two (a sample lost), and so on up.
+    static let lostFrom = 1.75
 
     /// The period, s; 0 until seeded.
     private(set) var period = 0.0
     private var seeds = SIMD8<Double>(repeating: 0)
     private var seedCount = 0
     private var longRun = 0
+    private var shortRun = 0
     private var lastStamp = 0.0
     /// The anchor the period is measured from, and the one that will replace it (its time, and
     /// the periods counted since; a count below 0: not set).
@@ -67,35 +76,54 @@ struct SamplePeriod: Sendable {
             }
             return max(interval, 1e-6)
         }
-        guard interval > 0, interval.isFinite else { return period }
-        let periods = max(1, (interval / period).rounded())
+        guard interval > 0, interval.isFinite else {
+            // A time gone back (or repeated): a period on; the anchor starts again here, so that
+            // no later time is measured from a time it may fall next to.
+            if interval < 0 { restartAnchor(at: stamp) }
+            return period
+        }
+        // A lost sample only from 1.75 periods: a late time followed by an early one spans up
+        // to 1.9 periods where the jitter reaches 0.45 of one, and counted as two it would
+        // shorten the period, and more intervals would round up.
+        let periods = max(1, (interval / period + (2 - Self.lostFrom)).rounded(.down))
+        let step = periods * period
         longRun = periods >= 2 ? longRun + 1 : 0
-        if longRun >= Self.reseedRun {
-            // The sensor slowed down: learn its period again, from this interval on.
+        shortRun = interval < 0.5 * period ? shortRun + 1 : 0
+        if longRun >= Self.reseedRun || shortRun >= Self.reseedRun {
+            // The sensor slowed down or sped up: learn its period again, from this interval on.
             period = 0
             seeds[0] = interval
             seedCount = 1
             return interval
         }
-        // At most 2^53 periods: a count this large would take a sensor centuries.
+        // At most 10^9 periods counted at once: a count this large would take a sensor years.
         let counted = periods < 1e9 ? Int(periods) : 1_000_000_000
         anchor.periods += counted
         if nextAnchor.periods >= 0 { nextAnchor.periods += counted }
         if anchor.periods >= Self.leastSpan {
             let mean = (stamp - anchor.time) / Double(anchor.periods)
-            if mean > 0, mean.isFinite { period = mean }
+            if mean >= 0.5 * period, mean <= 2 * period {
+                period = mean
+            } else {
+                restartAnchor(at: stamp)  // times that do not fit one clock: measure afresh
+            }
         }
         if anchor.periods >= Self.anchorSpan, nextAnchor.periods < 0 { nextAnchor = (stamp, 0) }
         if anchor.periods >= 2 * Self.anchorSpan { anchor = nextAnchor; nextAnchor = (0, -1) }
-        return periods * period
+        return step
+    }
+
+    private mutating func restartAnchor(at stamp: Double) {
+        anchor = (stamp, 0)
+        nextAnchor = (0, -1)
     }
 
     private mutating func seeded(_ median: Double, at stamp: Double) {
         period = median
         seedCount = 0
         longRun = 0
-        anchor = (stamp, 0)
-        nextAnchor = (0, -1)
+        shortRun = 0
+        restartAnchor(at: stamp)
     }
 
     /// The median of the seeds (an odd count): the one with as many under it as over it.

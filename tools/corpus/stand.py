@@ -566,7 +566,7 @@ def format_log(scene, pad, r):
     if STAMP_JITTER:
         # The written times only: the samples were taken on the sensor's clock. Within 0.45 of a
         # period either way, so the times still rise; never after the report that delivered them.
-        rng = np.random.default_rng([scene.seed, zlib.crc32(pad.name.encode())])
+        rng = np.random.default_rng([scene.seed, zlib.crc32(f"{scene.scenario}/{p.name}/{pad.name}".encode())])
         off = np.clip(rng.normal(0.0, STAMP_JITTER, r.t.size), -0.45, 0.45) / p.rate_hz
         times = r.t + off if r.t_event is None else np.minimum(r.t + off, r.t_event)
     hit = np.zeros(r.t.size, dtype=int)
