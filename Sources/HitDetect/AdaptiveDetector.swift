@@ -661,7 +661,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         let chainTime = onsetTime
         // The three samples before came one period apart on the sensor's clock (none lost).
-        if Self.isSlowRate(dt: dt), recentCount == 3, sensorClock - recentSensorClock <= 3.05 * dt {
+        if Self.isSlowRate(dt: dt), recentCount == 3, sensorClock - recentSensorClock <= 3.05 * period.oneInterval(dt) {
             let level = recentLevel(2)  // z of the sample before the two
             let departed = slowRateDeparture * rising
             for back in 0..<2 {

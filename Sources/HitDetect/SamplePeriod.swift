@@ -7,7 +7,7 @@
 /// more. The detector's filters, its rate rules (which rules judge at 100 Hz and which at
 /// 1.6 kHz) and its onset's place in its sample period all take an interval; taken as each pair
 /// of timestamps' difference they followed the jitter: 250 Hz stands whose times jittered by
-/// 0.6 ms (sd, a sixth of a period) missed 22 strokes where they missed 1, and their velocity
+/// 0.6 ms (sd, 0.15 of a period) missed 22 strokes where they missed 1, and their velocity
 /// ranks fell from 0.93 to 0.86 (docs/crosstalk.md, "Timestamps that jitter").
 ///
 /// How:
@@ -23,14 +23,20 @@
 ///   mean interval over the last 256–512 periods (a new anchor is set every 256, and the older
 ///   one dropped at 512), which no single late time moves, which follows a sensor's clock that
 ///   runs off its nominal rate, and which on a sensor that does not jitter is its interval (to
-///   within rounding). A mean under half the period or over twice it, and a time gone back,
-///   start the anchor again there.
-/// - **Seeded again** after `reseedRun` intervals in a row of two periods or more (not samples
-///   lost: a run of losses is one long interval, but a sensor slowed to half its rate or less),
-///   or of under half a period (sped up to twice or more).
+///   within rounding). A time gone back starts the anchor again there; a mean under half the
+///   period or over twice it seeds the period again (the sensor's rate changed).
+/// - **Seeded again** after `reseedRun` intervals in a row counted as two periods or more (not
+///   samples lost: a run of losses is one long interval, but a sensor slowed to about half its
+///   rate or less), or of under half a period (sped up to more than twice), or when the mean
+///   leaves half to twice the period (a speed-up whose jittered intervals seldom run under half
+///   a period eight times in a row).
 /// - A time repeated, or gone back, is read as one period and not counted. A sensor whose host
-///   stamps each batch of samples with one time is not handled: its hits are dated by those
-///   times (docs/crosstalk-notebook.md, "Timestamps that jitter").
+///   stamps each batch of samples with one time is not handled: only the intervals between
+///   batches are counted, so the period learned is the batch's (four samples a time: a 100 Hz
+///   sensor filtered as a 25 Hz one), and its hits are dated by those times
+///   (docs/crosstalk-notebook.md, "Timestamps that jitter").
+/// - An interval from 1.75 periods counts as two, so at this jitter about a fifth of lost
+///   samples, their interval shortened by the times around them, count as one period.
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only, allocation-free.
 struct SamplePeriod: Sendable {
@@ -40,7 +46,8 @@ struct SamplePeriod: Sendable {
     static let leastSpan = 16
     /// Periods after which a new anchor is set; the older is dropped at twice as many.
     static let anchorSpan = 256
-    /// Intervals of two periods or more, in a row, that seed the period again.
+    /// Intervals in a row counted as two periods or more, or under half a period, that seed the
+    /// period again.
     static let reseedRun = 8
     /// Intervals from this many periods count as two (a sample lost), and so on up.
     static let lostFrom = 1.75
@@ -63,6 +70,9 @@ struct SamplePeriod: Sendable {
         lastStamp = stamp
         if period > 0 { anchor = (stamp, 0); nextAnchor = (0, -1) }
     }
+
+    /// One period: the learned one, or `dt` (the step just taken) until it is learned.
+    func oneInterval(_ dt: Double) -> Double { period > 0 ? period : dt }
 
     /// The interval to step by, s, for the next sample, given `stamp`.
     mutating func advance(to stamp: Double) -> Double {
@@ -91,26 +101,29 @@ struct SamplePeriod: Sendable {
         shortRun = interval < 0.5 * period ? shortRun + 1 : 0
         if longRun >= Self.reseedRun || shortRun >= Self.reseedRun {
             // The sensor slowed down or sped up: learn its period again, from this interval on.
-            period = 0
-            seeds[0] = interval
-            seedCount = 1
-            return interval
+            return reseed(interval)
         }
-        // At most 10^9 periods counted at once: a count this large would take a sensor years.
+        // At most 10^9 periods counted at once: a count this large would take a sensor a week at 1.6 kHz.
         let counted = periods < 1e9 ? Int(periods) : 1_000_000_000
         anchor.periods += counted
         if nextAnchor.periods >= 0 { nextAnchor.periods += counted }
         if anchor.periods >= Self.leastSpan {
             let mean = (stamp - anchor.time) / Double(anchor.periods)
-            if mean >= 0.5 * period, mean <= 2 * period {
-                period = mean
-            } else {
-                restartAnchor(at: stamp)  // times that do not fit one clock: measure afresh
-            }
+            // Out of half to twice the period: the rate changed (times gone back start the
+            // anchor again above).
+            guard mean >= 0.5 * period, mean <= 2 * period else { return reseed(interval) }
+            period = mean
         }
         if anchor.periods >= Self.anchorSpan, nextAnchor.periods < 0 { nextAnchor = (stamp, 0) }
         if anchor.periods >= 2 * Self.anchorSpan { anchor = nextAnchor; nextAnchor = (0, -1) }
         return step
+    }
+
+    private mutating func reseed(_ interval: Double) -> Double {
+        period = 0
+        seeds[0] = interval
+        seedCount = 1
+        return interval
     }
 
     private mutating func restartAnchor(at stamp: Double) {

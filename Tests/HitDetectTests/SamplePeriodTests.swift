@@ -54,12 +54,13 @@ struct SamplePeriodTests {
         #expect(long < times.count / 100, "\(long) of \(times.count) intervals read as two periods or more")
     }
 
-    /// Times that step back by seconds without a gap being marked: the period stays, and later
-    /// intervals are read as before (measured from the old anchor, a time landing right next to
-    /// it made the period nearly 0 and a step of hours).
-    @Test func timesThatStepBackKeepThePeriod() {
+    /// Times that step back without a gap being marked: the period stays, and later intervals
+    /// are read as before. (Measured from the old anchor, a time landing right next to it made
+    /// the period nearly 0 and a step of hours; half a second back, 289 steps were wrong.)
+    @Test(arguments: [0.5, 3.0])
+    func timesThatStepBackKeepThePeriod(back: Double) {
         var times = (0..<1000).map { Double($0) / 100 }
-        times += (1...1000).map { times.last! - 3.0 + Double($0) / 100 }
+        times += (1...1000).map { times.last! - back + Double($0) / 100 }
         let read = Self.intervals(times)
         #expect(read.dropFirst(1000).allSatisfy { abs($0 - 0.01) < 1e-6 }, "\(read.dropFirst(1000).max()!)")
     }
@@ -94,9 +95,25 @@ struct SamplePeriodTests {
             periods.append(period.period)
         }
         // read[k] is the interval before times[k + 1]: the slower rate's begin at read[399].
-        #expect(periods[399 + 16].isZero || abs(periods[399 + 16] - 0.01) < 1e-9, "\(periods[399 + 16])")
+        #expect(abs(periods[399 + 16] - 0.01) < 1e-9, "\(periods[399 + 16])")
         #expect(read[(399 + 16)...(399 + 400 - 1)].allSatisfy { abs($0 - 0.01) < 1e-9 })
         #expect(read[(799 + 16)...].allSatisfy { abs($0 - 0.0025) < 1e-9 }, "\(read[(799 + 16)...].max()!)")
+    }
+
+    /// A sensor that comes back from a gap at 2.1 times its rate, its times jittering by up to
+    /// 0.15 of its new period: eight intervals under half the old period in a row seldom come,
+    /// and the mean over the anchor, under half the period, seeds it again.
+    @Test func aSensorBackFromAGapAtTwiceItsRateIsFollowed() {
+        var jitter = Jitter()
+        var period = SamplePeriod()
+        period.start(at: 0)
+        for k in 1..<1000 { _ = period.advance(to: Double(k) / 200) }
+        let fast = 1 / 420.0
+        period.start(at: 10)
+        var read: [Double] = []
+        for k in 1..<600 { read.append(period.advance(to: 10 + Double(k) * fast + 0.15 * fast * jitter.next())) }
+        let late = read.suffix(400)
+        #expect(late.allSatisfy { abs($0 / fast - 1) < 0.03 }, "\(late.min()!)…\(late.max()!)")
     }
 
     @Test func timesThatRepeatOrGoBackAreReadAsOnePeriod() {
