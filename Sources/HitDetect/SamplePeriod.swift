@@ -68,7 +68,9 @@ struct SamplePeriod: Sendable {
     /// period learned is kept.
     mutating func start(at stamp: Double) {
         lastStamp = stamp
-        if period > 0 { anchor = (stamp, 0); nextAnchor = (0, -1) }
+        longRun = 0
+        shortRun = 0
+        if period > 0 { restartAnchor(at: stamp) }
     }
 
     /// One period: the learned one, or `dt` (the step just taken) until it is learned.
@@ -103,7 +105,7 @@ struct SamplePeriod: Sendable {
             // The sensor slowed down or sped up: learn its period again, from this interval on.
             return reseed(interval)
         }
-        // At most 10^9 periods counted at once: a count this large would take a sensor a week at 1.6 kHz.
+        // At most 10^9 periods counted at once (a week of samples at 1.6 kHz).
         let counted = periods < 1e9 ? Int(periods) : 1_000_000_000
         anchor.periods += counted
         if nextAnchor.periods >= 0 { nextAnchor.periods += counted }
