@@ -352,7 +352,6 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     // now and at the last three samples: what the samples' own times say, less their jitter.
     private var sensorClock = 0.0
     private var sensorClocks: (Double, Double, Double) = (0, 0, 0)
-    private var recentSensorClock: Double { sensorClocks.2 }
     private var recentCount = 0
     // The last four samples' z, newest first: the level a strike is measured from.
     private var recentZ: (Double, Double, Double, Double) = (0, 0, 0, 0)
@@ -661,7 +660,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         let chainTime = onsetTime
         // The three samples before came one period apart on the sensor's clock (none lost).
-        if Self.isSlowRate(dt: dt), recentCount == 3, sensorClock - recentSensorClock <= 3.05 * period.oneInterval(dt) {
+        if Self.isSlowRate(dt: dt), recentCount == 3, sensorClock - sensorClocks.2 <= 3.05 * period.oneInterval(dt) {
             let level = recentLevel(2)  // z of the sample before the two
             let departed = slowRateDeparture * rising
             for back in 0..<2 {
