@@ -119,6 +119,8 @@ public final class AudioEngine: @unchecked Sendable {
     private let wavOutput: WAVWriter?
     private let recorder: WAVWriter?
     private let running = Atomic<Bool>(false)
+    /// Whether `stop` has run: the outputs are closed, and `start` does nothing.
+    private let closed = Atomic<Bool>(false)
     /// Whether the audio thread is in its loop (false again once it ends, by stop or failure).
     private let rendering = Atomic<Bool>(false)
     private let xrunCount = Atomic<Int>(0)
@@ -182,7 +184,7 @@ public final class AudioEngine: @unchecked Sendable {
 
     /// Starts the audio thread (for `.jack`, readies the engine for its driver's callbacks).
     public func start() {
-        guard !running.load(ordering: .relaxed) else { return }
+        guard !closed.load(ordering: .acquiring), !running.load(ordering: .relaxed) else { return }
         running.store(true, ordering: .releasing)
         rendering.store(true, ordering: .releasing)
         if configuration.output == .jack { return }
@@ -205,9 +207,18 @@ public final class AudioEngine: @unchecked Sendable {
     #endif
 
     /// Stops the audio thread and closes the output and the recording (for `.jack`, once its
-    /// driver has stopped calling).
+    /// driver has stopped calling). An engine never started closes them too: a WAV is then a
+    /// whole file of no frames (its header filled in), and an ALSA device is let go.
     public func stop() {
-        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else {
+            if let alsa, !alsa.close(waitingAtMostMicros: Self.closeWaitMicros) {
+                closeTimedOut.store(true, ordering: .relaxed)
+            }
+            wavOutput?.finish()
+            recorder?.finish()
+            return
+        }
         if configuration.output == .jack {
             rendering.store(false, ordering: .releasing)
             recorder?.finish()

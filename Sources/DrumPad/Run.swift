@@ -118,9 +118,9 @@ struct Run: ParsableCommand {
         // The local kit and output too: a kit without the drum, or an output that cannot be
         // opened, is said before the wait for the brain. Started after it.
         let playback = local ? try LocalPlayback(drum: drum, kitPath: kit, output: localOutput) : nil
-        // Whatever ends the run, an output that started is finished (a WAV's header filled in);
-        // the stop below lets the last hit ring first. One that never started (an error before
-        // the wait's end) is closed as it is: a WAV is left empty.
+        // Whatever ends the run, the output is finished (a WAV's header filled in); the stop
+        // below lets the last hit ring first. One that never started (an error, or Ctrl-C,
+        // before the wait's end) is closed too: a WAV of no frames.
         defer { playback?.stop() }
         let target: PadLink.Target = brain.flatMap(Self.parseAddress).map { .address(host: $0.host, port: $0.port) }
             ?? .discover(brainName: brainName)
@@ -201,9 +201,12 @@ struct Run: ParsableCommand {
                 }
             }
         }
+        // Ctrl-C or SIGTERM from here on ends the run as it ends a replay or a sensor's reading:
+        // during the waits below too, which then end at once and start nothing.
+        StopRequest.install()
         link.start()
         let waitForBrain = self.waitForBrain ?? (local && brain == nil && brainName == nil ? 0 : 5)
-        if welcomed.wait(timeout: .now() + waitForBrain) == .timedOut, waitForBrain > 0 {
+        if !Self.wait(for: welcomed, seconds: waitForBrain), waitForBrain > 0, !StopRequest.isSet {
             printError("drumpad: no brain after \(DecimalFormatting.string(waitForBrain, decimals: 1)) s; starting anyway (hits drop until one answers)")
         }
         // With --start-at, a replay's t = 0 is due at that instant on the monotonic
@@ -219,15 +222,22 @@ struct Run: ParsableCommand {
                 printError("drumpad: --start-at is \(String(Int(-wait * 1000))) ms past; starting now")
             } else {
                 var deadline = timespec(tv_sec: Int(startAt), tv_nsec: Int((startAt - startAt.rounded(.down)) * 1e9))
-                while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+                while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil) == EINTR, !StopRequest.isSet {}
             }
+        }
+        if StopRequest.isSet {
+            // Stopped while waiting: nothing was read or played. The deferred stop closes the
+            // local output (a WAV of no frames).
+            printError("drumpad: stopped before the \(replay == nil ? "sensor was read" : "replay began")")
+            _ = Self.stopped(link)
+            finder?.stop()
+            return
         }
         if let playback {
             playback.start()
             printError("drumpad: playing locally: \(playback.description)")
         }
         var localHits = 0
-        StopRequest.install()
         var detector = options.makeDetector()
         var hitCount = 0
         /// Sends `hit`, found on the sample of device time `sampleTime` read at pad time `micros`,
@@ -290,19 +300,12 @@ struct Run: ParsableCommand {
             }
             sourceText = "\(sensor.source?.path ?? deviceOptions.device ?? "sensor"): \(samples) samples read"
         }
-        let done = DispatchSemaphore(value: 0)
-        let box = StatisticsBox()
-        Task {
-            box.value = await link.stop()
-            done.signal()
-        }
-        done.wait()
+        let stats = Self.stopped(link)
         finder?.stop()
         if let playback {
             usleep(300_000)  // let the last hit ring a little before the output closes
             playback.stop()
         }
-        let stats = box.value
         printError("drumpad: \(sourceText); \(options.text): \(hitCount) hits, "
                    + "\(stats.sentHits) sent, \(stats.droppedHits) dropped while disconnected"
                    + (feltCount > 0 ? "; \(feltCount) pushes felt through the stand (\(stats.sentFelt) sent for the brain to learn from, none played)" : "")
@@ -313,6 +316,31 @@ struct Run: ParsableCommand {
         if replay != nil, !local, hitCount > 0, stats.sentHits == 0 {
             throw DrumPadError.usage("no hit reached a brain (\(hitCount) found, all dropped): is one running, and is --brain right?")
         }
+    }
+}
+
+extension Run {
+    /// Waits up to `seconds` for `semaphore`, in slices, ending early on Ctrl-C or SIGTERM
+    /// (`StopRequest`). True when it was signalled.
+    static func wait(for semaphore: DispatchSemaphore, seconds: Double) -> Bool {
+        let deadline = MonotonicClock.nowMicros() + Int64(max(0, min(seconds, 1e9)) * 1e6)
+        repeat {
+            let slice = min(50_000, max(0, deadline - MonotonicClock.nowMicros()))
+            if semaphore.wait(timeout: .now() + .microseconds(Int(slice))) == .success { return true }
+        } while !StopRequest.isSet && MonotonicClock.nowMicros() < deadline
+        return false
+    }
+
+    /// Stops the link (the last hits sent, the connection closed) and returns its statistics.
+    static func stopped(_ link: PadLink) -> PadLink.Statistics {
+        let done = DispatchSemaphore(value: 0)
+        let box = StatisticsBox()
+        Task {
+            box.value = await link.stop()
+            done.signal()
+        }
+        done.wait()
+        return box.value
     }
 }
 

@@ -49,6 +49,40 @@ struct LocalPlaybackTests {
         #expect(abs(played.energy / rendered.energy - 1) < 0.1, "energy \(played.energy) against \(rendered.energy)")
     }
 
+    /// Ctrl-C while the pad waits for its brain ends the run at once: nothing is replayed or
+    /// played, and the local WAV is a whole file of no frames (its header filled in), not the
+    /// header libsndfile left half-written when the signal killed the pad. SIGTERM while it waits
+    /// for `--start-at` does the same.
+    @Test func aStopDuringTheWaitsEndsTheRunAndFinishesTheWAV() throws {
+        let log = Program.repositoryRoot + "/Samples/logs/snare-250hz.csv"
+        for (signal, wait, said) in [(SIGINT, ["--wait-for-brain", "600"], "cannot reach the brain"),
+                                     (SIGTERM, ["--wait-for-brain", "0", "--start-at", "\(time(nil) + 600)"], "drumpad")] {
+            let wav = "/tmp/drumpad-local-stop-\(getpid())-\(signal).wav"
+            defer { unlink(wav) }
+            let pad = try #require(BackgroundProcess([
+                Program.productsFolder + "/drumpad", "run", "--drum", "snare", "--replay", log, "--brain", "127.0.0.1:9",
+                "--local", "--local-output", "wav:\(wav)"] + wait))
+            #expect(pad.waitForOutput(said), "\(pad.output)")
+            // The pad is past opening its output once it tries the brain; give the start-at
+            // case, which says nothing before its wait, a moment to reach it.
+            #expect(eventually(within: 30) { access(wav, F_OK) == 0 })
+            usleep(300_000)
+            #expect(pad.stop(signal: signal, within: 30) == 0, "\(pad.output)")
+            #expect(pad.output.contains("drumpad: stopped before the replay began"), "\(pad.output)")
+            #expect(!pad.output.contains("playing locally"), "\(pad.output)")
+            let audio = try SoundFile.read(wav)
+            #expect(audio.frames == 0)
+            // RIFF's size is the file's less its first 8 bytes once the header is filled in
+            // (libsndfile reads the placeholder too, so the bytes are checked themselves).
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            let file = try #require(fopen(wav, "rb"))
+            bytes.removeSubrange(fread(&bytes, 1, bytes.count, file)...)
+            fclose(file)
+            let riff = bytes.count >= 8 ? bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) } : -1
+            #expect(bytes.count > 44 && riff == bytes.count - 8, "RIFF size \(riff) in a file of \(bytes.count) bytes")
+        }
+    }
+
     /// Onsets (a 5 ms block more than twice as loud as the one before, and clearly audible; none
     /// within 30 ms of the last, so a hit that starts near a block's end is one onset, not two)
     /// and the total energy of the left channel.
