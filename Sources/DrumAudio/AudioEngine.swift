@@ -182,7 +182,8 @@ public final class AudioEngine: @unchecked Sendable {
         buffer.deallocate()
     }
 
-    /// Starts the audio thread (for `.jack`, readies the engine for its driver's callbacks).
+    /// Starts the audio thread (for `.jack`, readies the engine for its driver's callbacks); does
+    /// nothing once `stop` has run. Call `start` and `stop` from one control thread, not both at once.
     public func start() {
         guard !closed.load(ordering: .acquiring), !running.load(ordering: .relaxed) else { return }
         running.store(true, ordering: .releasing)

@@ -103,6 +103,10 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        // Ctrl-C or SIGTERM from here on ends the run as it ends a replay or a sensor's reading,
+        // during the waits for the brain and for --start-at too, which then end at once and
+        // start nothing (killed instead, the pad left a --local WAV's header unfilled).
+        StopRequest.install()
         let padName = name ?? "\(HostName.current(or: "pad"))-\(drum)"
         // The sensor first: a board without one is told so at once, before any network.
         var sensor: LiveSensor?
@@ -201,9 +205,6 @@ struct Run: ParsableCommand {
                 }
             }
         }
-        // Ctrl-C or SIGTERM from here on ends the run as it ends a replay or a sensor's reading:
-        // during the waits below too, which then end at once and start nothing.
-        StopRequest.install()
         link.start()
         let waitForBrain = self.waitForBrain ?? (local && brain == nil && brainName == nil ? 0 : 5)
         if !Self.wait(for: welcomed, seconds: waitForBrain), waitForBrain > 0, !StopRequest.isSet {
@@ -221,15 +222,24 @@ struct Run: ParsableCommand {
             if wait < 0 {
                 printError("drumpad: --start-at is \(String(Int(-wait * 1000))) ms past; starting now")
             } else {
-                var deadline = timespec(tv_sec: Int(startAt), tv_nsec: Int((startAt - startAt.rounded(.down)) * 1e9))
-                while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil) == EINTR, !StopRequest.isSet {}
+                // In slices of at most 50 ms, each to an absolute deadline (the last one the start
+                // itself), so a stop is seen within one even if another thread took its signal.
+                while !StopRequest.isSet {
+                    var now = timespec()
+                    clock_gettime(CLOCK_REALTIME, &now)
+                    let left = startAt - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+                    guard left > 0 else { break }
+                    let until = left > 0.05 ? Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + 0.05 : startAt
+                    var deadline = timespec(tv_sec: Int(until), tv_nsec: Int((until - until.rounded(.down)) * 1e9))
+                    _ = clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil)
+                }
             }
         }
         if StopRequest.isSet {
             // Stopped while waiting: nothing was read or played. The deferred stop closes the
             // local output (a WAV of no frames).
             printError("drumpad: stopped before the \(replay == nil ? "sensor was read" : "replay began")")
-            _ = Self.stopped(link)
+            _ = Self.stop(link)
             finder?.stop()
             return
         }
@@ -300,7 +310,7 @@ struct Run: ParsableCommand {
             }
             sourceText = "\(sensor.source?.path ?? deviceOptions.device ?? "sensor"): \(samples) samples read"
         }
-        let stats = Self.stopped(link)
+        let stats = Self.stop(link)
         finder?.stop()
         if let playback {
             usleep(300_000)  // let the last hit ring a little before the output closes
@@ -332,7 +342,7 @@ extension Run {
     }
 
     /// Stops the link (the last hits sent, the connection closed) and returns its statistics.
-    static func stopped(_ link: PadLink) -> PadLink.Statistics {
+    static func stop(_ link: PadLink) -> PadLink.Statistics {
         let done = DispatchSemaphore(value: 0)
         let box = StatisticsBox()
         Task {

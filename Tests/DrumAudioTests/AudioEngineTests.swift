@@ -113,6 +113,26 @@ struct AudioEngineTests {
         #expect(engine.status.droppedSamples == 0)
     }
 
+    /// An engine stopped before it started closes its outputs all the same: the WAV and the
+    /// recording are whole files of no frames (their headers filled in), and after that a second
+    /// stop and a start do nothing (no audio thread writes to a closed file).
+    @Test func anEngineStoppedBeforeItStartedClosesItsOutputs() throws {
+        let live = "/tmp/drumtest-unstarted-\(getpid()).wav", recorded = "/tmp/drumtest-unstarted-rec-\(getpid()).wav"
+        defer { unlink(live); unlink(recorded) }
+        let engine = try AudioEngine(kit: Self.kit(), configuration: .init(output: .wav(live), record: recorded))
+        engine.stop()
+        engine.stop()
+        engine.start()
+        _ = engine.play(drum: 0, velocity: 1)
+        usleep(100_000)
+        #expect(engine.status.mixer.frames == 0)
+        for path in [live, recorded] {
+            #expect(try SoundFile.read(path).frames == 0)
+            let (riff, bytes) = riffSize(ofWAV: path)
+            #expect(bytes > 44 && riff == bytes - 8, "\(path): RIFF size \(riff) in \(bytes) bytes")
+        }
+    }
+
     @Test(arguments: [("alsa:default", AudioEngine.Output.alsa("default")), ("wav:/tmp/x.wav", .wav("/tmp/x.wav")), ("null", .null)])
     func outputsParse(text: String, output: AudioEngine.Output) {
         #expect(AudioEngine.Output(text) == output && output.description == text)

@@ -72,14 +72,8 @@ struct LocalPlaybackTests {
             #expect(!pad.output.contains("playing locally"), "\(pad.output)")
             let audio = try SoundFile.read(wav)
             #expect(audio.frames == 0)
-            // RIFF's size is the file's less its first 8 bytes once the header is filled in
-            // (libsndfile reads the placeholder too, so the bytes are checked themselves).
-            var bytes = [UInt8](repeating: 0, count: 4096)
-            let file = try #require(fopen(wav, "rb"))
-            bytes.removeSubrange(fread(&bytes, 1, bytes.count, file)...)
-            fclose(file)
-            let riff = bytes.count >= 8 ? bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) } : -1
-            #expect(bytes.count > 44 && riff == bytes.count - 8, "RIFF size \(riff) in a file of \(bytes.count) bytes")
+            let (riff, bytes) = riffSize(ofWAV: wav)
+            #expect(bytes > 44 && riff == bytes - 8, "RIFF size \(riff) in a file of \(bytes) bytes")
         }
     }
 

@@ -224,3 +224,14 @@ extension String {
     /// How many times `part` occurs.
     public func components(_ part: String) -> Int { split(separator: part, omittingEmptySubsequences: false).count - 1 }
 }
+
+/// A WAV file's RIFF size and its length in bytes (up to 4 KiB read; -1 where it is shorter
+/// than 8): the size is the length less 8 once the writer filled the header in (libsndfile's
+/// placeholder at opening says 8), which libsndfile itself does not check when reading.
+public func riffSize(ofWAV path: String) -> (riff: Int, bytes: Int) {
+    guard let file = fopen(path, "rb") else { return (-1, 0) }
+    defer { fclose(file) }
+    var bytes = [UInt8](repeating: 0, count: 4096)
+    bytes.removeSubrange(fread(&bytes, 1, bytes.count, file)...)
+    return (bytes.count >= 8 ? bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) } : -1, bytes.count)
+}
