@@ -642,6 +642,18 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     ///   0.02–0.03 g, a little under `rising` at its least (0.3 × 0.11 g); counting a departure
     ///   of 0.7 × `rising` dates the strike from them (phone grooves: strikes dated over 25 ms
     ///   late 28 → 23 on seeds 1–5 and 22–29).
+    /// - **Three samples back, from rest** (under ~170 Hz): where each of the three samples
+    ///   before the one that crossed had left z at the sample before them by that much, that
+    ///   sample lay at z's slow level, and the pad had been quiet for
+    ///   `lateCrossingQuietSeconds` (100 ms) before the first of them, the onset is that first
+    ///   one. A soft strike whose first clear sample departs 0.06 g and whose mount swings it
+    ///   past the trigger only three samples on was dated 30 ms late, a stroke missed and a hit
+    ///   no strike explains at once (a 5.2 g racktom stroke alone, phone kit4 seed 10, 63.41 s).
+    ///   Phone kit4 stands of seeds 1–20: 108 · 42 → 103 · 37 strokes missed · hits no strike
+    ///   explains, the worst pad 0.954 → 0.963; no stand measured scored worse by more than a
+    ///   stroke (crosstalk-notebook.md, "A strike that crossed three samples late"). Without the
+    ///   quiet, a pad still ringing from its stroke 100 ms before dated the next from the ringing
+    ///   (mixed-rates seed 3).
     ///
     /// On the corpus's 100 Hz phone logs, over the tuning seeds 1–5 and 14–17 the mean F1 went
     /// from 0.958 to 0.973 (grooves), 0.952 to 0.973 (rolls), 0.940 to 0.958 (sparse) and 0.954
@@ -669,6 +681,18 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                     earlier = back + 1
                     onsetTime = sampleTime
                 }
+            }
+        }
+        // A strike from rest that crossed three samples after its first clear one: each of the
+        // three departed from the sample before them, which sat at z's slow level, and the pad
+        // had been quiet for `lateCrossingQuietSeconds` (so no ringing is taken for the onset).
+        if Self.isSlowRate(dt: dt), recentCount == 3, earlier < 3, sensorClock - sensorClocks.2 <= 3.05 * period.oneInterval(dt) {
+            let rest = recentLevel(3), departed = slowRateDeparture * rising
+            let firstTime = recentSample(2).time
+            if firstTime > lastPeakTime + Self.lateCrossingQuietSeconds, abs(rest - level) <= departed,
+               abs(recentLevel(0) - rest) > departed, abs(recentLevel(1) - rest) > departed, abs(recentLevel(2) - rest) > departed {
+                earlier = 3
+                onsetTime = firstTime
             }
         }
         return (earlier, onsetTime, chainTime)
@@ -767,6 +791,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     static let fastRatePeriod = 0.002
     /// How far back the onset's chain looks (`onset`).
     private static let chainSeconds = 0.012
+    /// Under about 170 Hz, how long the pad must have been quiet before a strike's first clear
+    /// sample for its onset to be found three samples before the one that crossed (`onset`).
+    static let lateCrossingQuietSeconds = 0.1
     /// Under about 170 Hz: the onset's chain holds fewer than two sample periods.
     private static func isSlowRate(dt: Double) -> Bool { 2 * dt > chainSeconds }
 
