@@ -652,8 +652,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     ///   Phone kit4 stands of seeds 1–20: 108 · 42 → 103 · 37 strokes missed · hits no strike
     ///   explains, the worst pad 0.954 → 0.963; no stand measured scored worse by more than a
     ///   stroke (crosstalk-notebook.md, "A strike that crossed three samples late"). Without the
-    ///   quiet, a pad still ringing from its stroke 100 ms before dated the next from the ringing
-    ///   (mixed-rates seed 3).
+    ///   quiet, a 100 Hz floortom's stroke 102 ms after its own 9.4 g one was dated 28 ms early,
+    ///   in that one's ringing (mixed-rates seed 3).
     ///
     /// On the corpus's 100 Hz phone logs, over the tuning seeds 1–5 and 14–17 the mean F1 went
     /// from 0.958 to 0.973 (grooves), 0.952 to 0.973 (rolls), 0.940 to 0.958 (sparse) and 0.954
