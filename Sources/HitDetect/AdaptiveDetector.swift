@@ -349,9 +349,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var recentH: (Double, Double, Double) = (0, 0, 0)
     private var recentTime: (Double, Double, Double) = (0, 0, 0)
     // The time on the sensor's clock (the sum of the periods stepped since the first sample),
-    // now and at the last three samples: what the samples' own times say, less their jitter.
+    // now and at the last four samples (the fourth the one primed on, where fewer have come
+    // since): what the samples' own times say, less their jitter.
     private var sensorClock = 0.0
-    private var sensorClocks: (Double, Double, Double) = (0, 0, 0)
+    private var sensorClocks: (Double, Double, Double, Double) = (0, 0, 0, 0)
     private var recentCount = 0
     // The last four samples' z, newest first: the level a strike is measured from.
     private var recentZ: (Double, Double, Double, Double) = (0, 0, 0, 0)
@@ -459,6 +460,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             shock.prime(z)
             previousH2 = 0
             recentZ = (z, z, z, z)
+            sensorClocks.0 = sensorClock
             period.start(at: time)
             state = .idle
             return nil
@@ -501,7 +503,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             recentUnexplained = (unexplained, recentUnexplained.0, recentUnexplained.1)
             recentH = (departure, recentH.0, recentH.1)
             recentTime = (time, recentTime.0, recentTime.1)
-            sensorClocks = (sensorClock, sensorClocks.0, sensorClocks.1)
+            sensorClocks = (sensorClock, sensorClocks.0, sensorClocks.1, sensorClocks.2)
             recentZ = (z, recentZ.0, recentZ.1, recentZ.2)
             recentCount = min(recentCount + 1, 3)
         }
@@ -643,24 +645,27 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     ///   of 0.7 × `rising` dates the strike from them (phone grooves: strikes dated over 25 ms
     ///   late 28 → 23 on seeds 1–5 and 22–29).
     /// - **Three samples back, from rest** (under ~170 Hz): where each of the three samples
-    ///   before the one that crossed had left z at the sample before them by that much, that
-    ///   sample lay at z's slow level, and the pad had been quiet for
+    ///   before the one that crossed had left z at the rest sample before them all by that much,
+    ///   the rest sample lay at z's slow level, the four came one period apart, and the pad had
+    ///   had no peak (no hit, felt push or held ringing of its own) for
     ///   `lateCrossingQuietSeconds` (100 ms) before the first of them, the onset is that first
-    ///   one. A soft strike whose first clear sample departs 0.06 g and whose mount swings it
+    ///   one. A soft strike whose first clear sample departs 0.065 g and whose mount swings it
     ///   past the trigger only three samples on was dated 30 ms late, a stroke missed and a hit
     ///   no strike explains at once (a 5.2 g racktom stroke alone, phone kit4 seed 10, 63.41 s).
     ///   Phone kit4 stands of seeds 1–20: 108 · 42 → 103 · 37 strokes missed · hits no strike
     ///   explains, the worst pad 0.954 → 0.963; no stand measured scored worse by more than a
     ///   stroke (crosstalk-notebook.md, "A strike that crossed three samples late"). Without the
     ///   quiet, a 100 Hz floortom's stroke 102 ms after its own 9.4 g one was dated 28 ms early,
-    ///   in that one's ringing (mixed-rates seed 3).
+    ///   in that one's ringing (mixed-rates seed 3). A neighbour's crosstalk that stayed under
+    ///   the trigger is no peak: a stroke that follows it within 30 ms may be dated from it.
     ///
     /// On the corpus's 100 Hz phone logs, over the tuning seeds 1–5 and 14–17 the mean F1 went
     /// from 0.958 to 0.973 (grooves), 0.952 to 0.973 (rolls), 0.940 to 0.958 (sparse) and 0.954
     /// to 0.957 (crosstalk); the other profiles' hits did not change. Asking instead that the
     /// pad be at rest before the earlier sample (and starting the mask from the onset) kept the
     /// rolls as they were; starting the mask from the onset without that cost them (seed 19:
-    /// 0.969 → 0.953); three samples back cost every roll (0.96–0.98 → 0.85).
+    /// 0.969 → 0.953); three samples back, without the rest and the quiet asked above, cost
+    /// every roll (0.96–0.98 → 0.85).
     private func onset(time: Double, dt: Double, rising: Double) -> (earlier: Int, time: Double, maskFrom: Double) {
         let chainSeconds = Self.chainSeconds, slowRateDeparture = 0.7
         var earlier = 0, onsetTime = time
@@ -684,9 +689,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             }
         }
         // A strike from rest that crossed three samples after its first clear one: each of the
-        // three departed from the sample before them, which sat at z's slow level, and the pad
-        // had been quiet for `lateCrossingQuietSeconds` (so no ringing is taken for the onset).
-        if Self.isSlowRate(dt: dt), recentCount == 3, earlier < 3, sensorClock - sensorClocks.2 <= 3.05 * period.oneInterval(dt) {
+        // three departed from the rest sample before them all, which sat at z's slow level, the
+        // four came one period apart, and the pad had been quiet for `lateCrossingQuietSeconds`
+        // (so no ringing of its own is taken for the onset).
+        if Self.isSlowRate(dt: dt), recentCount == 3, earlier < 3, sensorClock - sensorClocks.3 <= 4.05 * period.oneInterval(dt) {
             let rest = recentLevel(3), departed = slowRateDeparture * rising
             let firstTime = recentSample(2).time
             if firstTime > lastPeakTime + Self.lateCrossingQuietSeconds, abs(rest - level) <= departed,

@@ -33,6 +33,30 @@ struct KitReplayTests {
         #expect(snareOnly.played.allSatisfy { $0.pad == 0 } && snareOnly.played.count == whole.played.count { $0.pad == 0 })
     }
 
+    /// The idle phone ride of a simulated phone stand (`kit4-seed304`, 34 s) plays nothing: the
+    /// snare's phone read a 13.6 g backbeat at 31.68 s at 1.29 g and the ride its crosstalk at
+    /// 0.19 g, 15 % of the reading (the stand: 7.4 %), which the ride, having played no hit, takes
+    /// against the snare's loud level (`loudBeforeFirstHit`). With the rule off it plays that hit;
+    /// the played pads' hits are the same either way.
+    @Test func anIdlePadOfTheSameRateTakesALoudStrikeReadLowAtItsLoudLevel() throws {
+        let folder = Program.repositoryRoot + "/Tests/Fixtures/stands/kit4-seed304/"
+        let names = ["snare", "racktom", "floortom", "ride"]
+        let pads = try names.map { name in
+            let found = try PadLogDetection.detect(path: folder + name + ".csv", kind: .adaptive)
+            return KitReplay.Pad(name: name, drum: name, rateHz: found.rateHz, hits: found.hits)
+        }
+        var played: [[Double]] = []
+        for rule in [true, false] {
+            var configuration = StandModel.Configuration()
+            configuration.loudBeforeFirstHit = rule
+            let result = KitReplay.run(pads, drums: names, stands: StandCrosstalk(model: StandModel(configuration)))
+            let ride = result.played.filter { $0.pad == 3 }.map(\.time)
+            #expect(rule ? ride.isEmpty : ride.count == 1 && abs(ride[0] - 31.677) < 0.01, "rule \(rule): the ride played \(ride)")
+            played.append(result.played.filter { $0.pad != 3 }.map(\.time))
+        }
+        #expect(played[0] == played[1] && played[0].count > 150, "\(played[0].count) and \(played[1].count) hits played")
+    }
+
     /// Every pad says hello as the replay begins, as live: the first strike of a 100 Hz pad,
     /// arriving 25 ms after it, takes back a 1.6 kHz pad's crosstalk of it that arrived 20 ms
     /// earlier, which waited in its slot for a pad the brain knew of.

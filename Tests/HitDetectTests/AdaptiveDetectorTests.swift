@@ -414,11 +414,32 @@ struct AdaptiveDetectorTests {
     @Test func aStrikeThatCrossesThreeSamplesLateFromRestIsDatedFromItsFirstAt100Hz() {
         let (z, t, measures) = Self.strikesAt100Hz(shape: [0.065, 0.077, 0.125, -0.34, 0.30, -0.28, 0.17, -0.11, 0.05],
                                                    noise: 0.004)
-        #expect((20...22).allSatisfy { measures[$0].trigger < AdaptiveDetector.Configuration().minimumG },
+        let minimumG = AdaptiveDetector.Configuration().minimumG
+        #expect((20...22).allSatisfy { measures[$0].trigger < minimumG } && measures[23].trigger > minimumG,
                 "the swing three samples on crosses, not the first three")
+        let departed = 0.7 * 0.3 * minimumG
+        let left = (20...22).map { abs(z[$0] - z[19]) }
+        #expect(left.allSatisfy { $0 > departed }, "each of the three left the rest: \(left)")
         var adaptive = AdaptiveDetector()
         let found = Self.hits(&adaptive, (z, t))
         #expect(found.map(\.index) == (0..<12).map { 20 + 50 * $0 })
+        for hit in found { #expect(abs(hit.time - t[hit.index]) <= 0.005, "dated \(hit.time), its first sample \(t[hit.index])") }
+    }
+
+    /// Not into a stroke's own ringing: a stroke 110 ms after one whose ringing crosses the
+    /// level and swings on for three samples before it is not dated from three samples back (the
+    /// quiet asked before them keeps the ringing out; without it the second stroke is dated at
+    /// sample 28). Two back, where the two-sample rule dates it from a swing of that ringing
+    /// (29), is that rule's, as before.
+    @Test func aStrokeInTheRingingOfTheOneBeforeIsNotDatedIntoItAt100Hz() {
+        let (z, t, _) = Self.strikesAt100Hz(
+            shape: [0.065, 0.077, 0.125, -0.34, 0.30, -0.28, 0.17, 0.0, -0.11, 0.09, -0.06,
+                    -0.60, 0.50, -0.40, 0.25, -0.12, 0.05], noise: 0.002)
+        var adaptive = AdaptiveDetector()
+        let found = Self.hits(&adaptive, (z, t))
+        #expect(found.count == 24)
+        let seconds = stride(from: 1, to: found.count, by: 2).map { found[$0].index % 50 }
+        #expect(seconds.allSatisfy { $0 == 29 || $0 == 30 || $0 == 31 }, "the second strokes dated at \(seconds)")
     }
 
     /// Behind a phone's 45 Hz low-pass a soft strike's shock is nearly gone: its first two samples
