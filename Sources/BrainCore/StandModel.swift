@@ -197,10 +197,10 @@ public struct StandModel: Sendable {
         /// ride played the crosstalk of a 13.6 g snare backbeat the snare's own phone read at
         /// 1.29 g, its crosstalk on the ride at 0.19 g (15 % of the reading, twice the stand's
         /// 7.4 %): on the fresh phone kit4 stands of seeds 301-336, 5 such hits on 2 of 36
-        /// stands, none with the rule, at 4 strokes more missed and 2 hits more no strike
-        /// explains over those 36 (a pad's first strokes struck with a loud one's). Applied to
-        /// every receiver not yet known as played, as for a faster one, it cost 45 strokes over
-        /// 44 phone stands.
+        /// stands, none with the rule, at 2 strokes more missed and 2 hits more no strike
+        /// explains over those 36, and 3 and 1 over 12 fresh ride-kit stands (a pad's first
+        /// strokes struck with a loud one's). Applied to every receiver not yet known as played,
+        /// as for a faster one, it cost 45 strokes over 44 phone stands.
         public var loudBeforeFirstHit = true
 
         /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
