@@ -200,7 +200,10 @@ public struct StandModel: Sendable {
         /// stands, none with the rule, at 2 strokes more missed and 2 hits more no strike
         /// explains over those 36, and 3 and 1 over 12 fresh ride-kit stands (a pad's first
         /// strokes struck with a loud one's). Applied to every receiver not yet known as played,
-        /// as for a faster one, it cost 45 strokes over 44 phone stands.
+        /// as for a faster one, it cost 45 strokes over 44 phone stands. A pad's hits played are
+        /// not kept in the state file: after a restart every pad is under this rule again until
+        /// it plays one. A pad whose every stroke is struck with a louder one's of its rate (a
+        /// hi-hat only on the backbeats) may stay under it, its strokes cancelled, for as long.
         public var loudBeforeFirstHit = true
 
         /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
@@ -401,8 +404,9 @@ public struct StandModel: Sendable {
     /// How strong a hit `other`'s pad could have caused on `receiver`, in hindsight
     /// (`causeMargin`): nil (any) until the pair exists (the source has struck since the
     /// receiver was known) or with the rule off, then the pair's coupling as now weighed (its
-    /// prior until it learns) × the strength as the other pads witnessed it where the
-    /// receiver's sensor is the faster (`witnessed`), × `causeMargin`.
+    /// prior until it learns) × the strength as `witnessed` takes it (what the other pads felt of
+    /// it where the receiver's sensor is the faster, the source's loud level where the receiver
+    /// has played nothing yet), × `causeMargin`.
     private func caused(by other: Recent, on receiver: Int) -> Double? {
         let key = PairKey(source: other.pad, receiver: receiver)
         guard configuration.causeMargin > 0, pairs[key] != nil, other.strength > 0 else { return nil }
@@ -716,12 +720,14 @@ public struct StandModel: Sendable {
     /// the source's loud level (`loudWhileUnplayed`): the reading says little (a phone read a
     /// 9 g strike at 0.12 g, and the idle 1.6 kHz ride its crosstalk at 0.89 g), and an idle pad
     /// has no strike to lose; a played one may lose a stroke struck with the slow pad's before
-    /// it has struck three alone.
+    /// it has struck three alone. A receiver about as fast as the source that has played no hit
+    /// at all does the same (`loudBeforeFirstHit`): a phone reads one strike at a tenth of
+    /// another as strong.
     func witnessed(_ source: Int, id: UInt32?, at micros: Int64, strength: Double, for receiver: Int,
                    also: [(pad: Int, micros: Int64, strength: Double)] = []) -> Double {
         let ratio = periodRatio(source, receiver)
         if configuration.loudWhileUnplayed && ratio > 1 && !isPlayed(receiver)
-            || configuration.loudBeforeFirstHit && ratio > Self.sameRate && playedCounts[receiver] == 0 {
+            || configuration.loudBeforeFirstHit && ratio > Self.sameRate && ratio <= 1 && playedCounts[receiver] == 0 {
             return max(strength, louds[source])
         }
         guard ratio > 1 else { return strength }

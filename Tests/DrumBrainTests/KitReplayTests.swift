@@ -37,7 +37,8 @@ struct KitReplayTests {
     /// snare's phone read a 13.6 g backbeat at 31.68 s at 1.29 g and the ride its crosstalk at
     /// 0.19 g, 15 % of the reading (the stand: 7.4 %), which the ride, having played no hit, takes
     /// against the snare's loud level (`loudBeforeFirstHit`). With the rule off it plays that hit;
-    /// the played pads' hits are the same either way.
+    /// the played pads lose at most two hits to it (its cost: a pad's first strokes struck with a
+    /// loud one's; on this stand, none).
     @Test func anIdlePadOfTheSameRateTakesALoudStrikeReadLowAtItsLoudLevel() throws {
         let folder = Program.repositoryRoot + "/Tests/Fixtures/stands/kit4-seed304/"
         let names = ["snare", "racktom", "floortom", "ride"]
@@ -54,7 +55,8 @@ struct KitReplayTests {
             #expect(rule ? ride.isEmpty : ride.count == 1 && abs(ride[0] - 31.677) < 0.01, "rule \(rule): the ride played \(ride)")
             played.append(result.played.filter { $0.pad != 3 }.map(\.time))
         }
-        #expect(played[0] == played[1] && played[0].count > 150, "\(played[0].count) and \(played[1].count) hits played")
+        #expect(Set(played[1]).subtracting(played[0]).count <= 2 && Set(played[0]).isSubset(of: Set(played[1])) && played[0].count > 150,
+                "\(played[0].count) and \(played[1].count) hits played")
     }
 
     /// Every pad says hello as the replay begins, as live: the first strike of a 100 Hz pad,

@@ -796,7 +796,7 @@ struct StandModelTests {
             var id: UInt32 = 0
             Self.teach(stands, "snare", "racktom", strikes: 30, strength: 3, answer: 0.24, id: &id)
             id += 1
-            _ = Self.decide(stands, "racktom", 9_000, 2, id: id)  // a stroke of its own: a played pad
+            _ = Self.decide(stands, "racktom", 9_000, 2, id: id)  // a stroke of its own: it has played a hit
             for k in 0..<8 {  // loud strikes the racktom's detector let by
                 id += 1
                 _ = Self.decide(stands, "snare", 10_000 + Double(k) * 250, 12, id: id)
