@@ -212,23 +212,17 @@ public final class AudioEngine: @unchecked Sendable {
     /// whole file of no frames (its header filled in), and an ALSA device is let go.
     public func stop() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard running.exchange(false, ordering: .acquiringAndReleasing) else {
-            if let alsa, !alsa.close(waitingAtMostMicros: Self.closeWaitMicros) {
-                closeTimedOut.store(true, ordering: .relaxed)
+        if running.exchange(false, ordering: .acquiringAndReleasing) {
+            if configuration.output == .jack {
+                rendering.store(false, ordering: .releasing)
+                recorder?.finish()
+                return
             }
-            wavOutput?.finish()
-            recorder?.finish()
-            return
+            // A device that stands still (a stopped sound server) would hold the audio thread in
+            // its wait for room: wake it, so stopping never waits on the device.
+            alsa?.interrupt()
+            pthread_join(thread, nil)
         }
-        if configuration.output == .jack {
-            rendering.store(false, ordering: .releasing)
-            recorder?.finish()
-            return
-        }
-        // A device that stands still (a stopped sound server) would hold the audio thread in
-        // its wait for room: wake it, so stopping never waits on the device.
-        alsa?.interrupt()
-        pthread_join(thread, nil)
         if let alsa, !alsa.close(waitingAtMostMicros: Self.closeWaitMicros) {
             closeTimedOut.store(true, ordering: .relaxed)
         }

@@ -215,9 +215,7 @@ struct Run: ParsableCommand {
         // microsecond, not to their wake-ups' jitter.
         var replayOrigin: Int64?
         if let startAt {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            let wait = startAt - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+            let wait = startAt - Self.realtimeSeconds()
             if wait >= 0 { replayOrigin = MonotonicClock.nowMicros() + Int64((wait * 1e6).rounded()) }
             if wait < 0 {
                 printError("drumpad: --start-at is \(String(Int(-wait * 1000))) ms past; starting now")
@@ -225,11 +223,9 @@ struct Run: ParsableCommand {
                 // In slices of at most 50 ms, each to an absolute deadline (the last one the start
                 // itself), so a stop is seen within one even if another thread took its signal.
                 while !StopRequest.isSet {
-                    var now = timespec()
-                    clock_gettime(CLOCK_REALTIME, &now)
-                    let left = startAt - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
-                    guard left > 0 else { break }
-                    let until = left > 0.05 ? Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + 0.05 : startAt
+                    let now = Self.realtimeSeconds()
+                    guard now < startAt else { break }
+                    let until = min(now + 0.05, startAt)
                     var deadline = timespec(tv_sec: Int(until), tv_nsec: Int((until - until.rounded(.down)) * 1e9))
                     _ = clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &deadline, nil)
                 }
@@ -339,6 +335,13 @@ extension Run {
             if semaphore.wait(timeout: .now() + .microseconds(Int(slice))) == .success { return true }
         } while !StopRequest.isSet && MonotonicClock.nowMicros() < deadline
         return false
+    }
+
+    /// The wall clock (`CLOCK_REALTIME`) in seconds, as `--start-at` is given.
+    static func realtimeSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Stops the link (the last hits sent, the connection closed) and returns its statistics.

@@ -676,27 +676,27 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             earlier += 1
         }
         let chainTime = onsetTime
-        // The three samples before came one period apart on the sensor's clock (none lost).
-        if Self.isSlowRate(dt: dt), recentCount == 3, sensorClock - sensorClocks.2 <= 3.05 * period.oneInterval(dt) {
-            let level = recentLevel(2)  // z of the sample before the two
+        if Self.isSlowRate(dt: dt), recentCount == 3 {
             let departed = slowRateDeparture * rising
-            for back in 0..<2 {
-                let (h, sampleTime) = recentSample(back)
-                if back + 1 > earlier, sampleTime > lastPeakTime, h > departed || abs(recentLevel(back) - level) > departed {
-                    earlier = back + 1
-                    onsetTime = sampleTime
+            // The three samples before came one period apart on the sensor's clock (none lost).
+            if sensorClock - sensorClocks.2 <= 3.05 * period.oneInterval(dt) {
+                let level = recentLevel(2)  // z of the sample before the two
+                for back in 0..<2 {
+                    let (h, sampleTime) = recentSample(back)
+                    if back + 1 > earlier, sampleTime > lastPeakTime, h > departed || abs(recentLevel(back) - level) > departed {
+                        earlier = back + 1
+                        onsetTime = sampleTime
+                    }
                 }
             }
-        }
-        // A strike from rest that crossed three samples after its first clear one: each of the
-        // three departed from the rest sample before them all, which sat at z's slow level, the
-        // four came one period apart, and the pad had been quiet for `lateCrossingQuietSeconds`
-        // (so no ringing of its own is taken for the onset).
-        if Self.isSlowRate(dt: dt), recentCount == 3, earlier < 3, sensorClock - sensorClocks.3 <= 4.05 * period.oneInterval(dt) {
-            let rest = recentLevel(3), departed = slowRateDeparture * rising
-            let firstTime = recentSample(2).time
-            if firstTime > lastPeakTime + Self.lateCrossingQuietSeconds, abs(rest - level) <= departed,
-               abs(recentLevel(0) - rest) > departed, abs(recentLevel(1) - rest) > departed, abs(recentLevel(2) - rest) > departed {
+            // A strike from rest that crossed three samples after its first clear one: each of
+            // the three departed from the rest sample before them all, which sat at z's slow
+            // level, the four came one period apart, and the pad had been quiet for
+            // `lateCrossingQuietSeconds` (so no ringing of its own is taken for the onset).
+            let rest = recentLevel(3), firstTime = recentSample(2).time
+            if earlier < 3, sensorClock - sensorClocks.3 <= 4.05 * period.oneInterval(dt),
+               firstTime > lastPeakTime + Self.lateCrossingQuietSeconds, abs(rest - level) <= departed,
+               (0...2).allSatisfy({ abs(recentLevel($0) - rest) > departed }) {
                 earlier = 3
                 onsetTime = firstTime
             }
