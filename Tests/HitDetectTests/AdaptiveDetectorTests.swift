@@ -426,6 +426,20 @@ struct AdaptiveDetectorTests {
         for hit in found { #expect(abs(hit.time - t[hit.index]) <= 0.005, "dated \(hit.time), its first sample \(t[hit.index])") }
     }
 
+    /// The same strikes with a sample lost just before each (its rest sample 20 ms before the
+    /// first of the three): the four no longer came one period apart, so the rule does not date
+    /// the strike three samples back, but where the rules before it do: from the sample before the
+    /// crossing (the second departed from the first by under the bar).
+    @Test func aStrikeThatCrossesThreeSamplesLateAfterALostSampleIsNotDatedThreeBack() {
+        let (z, even, _) = Self.strikesAt100Hz(shape: [0.065, 0.077, 0.125, -0.34, 0.30, -0.28, 0.17, -0.11, 0.05],
+                                               noise: 0.004)
+        let t = even.indices.map { even[$0] + 0.01 * Double(($0 + 30) / 50) }  // 10 ms more from each strike's first sample
+        #expect(abs(t[20] - t[19] - 0.02) < 1e-9 && abs(t[21] - t[20] - 0.01) < 1e-9)
+        var adaptive = AdaptiveDetector()
+        let found = Self.hits(&adaptive, (z, t))
+        #expect(found.map(\.index) == (0..<12).map { 22 + 50 * $0 })
+    }
+
     /// Not into a stroke's own ringing: a stroke 110 ms after one whose ringing crosses the
     /// level and swings on for three samples before it is not dated from three samples back (the
     /// quiet asked before them keeps the ringing out; without it the second stroke is dated at
