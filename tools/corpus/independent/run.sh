@@ -1,11 +1,12 @@
 #!/bin/bash
-# An independent stand corpus: physics written from the issue's words alone, by a helper that
+# An independent stand corpus: physics written from the issue's words alone, by a second author who
 # never read tools/corpus/stand or the detectors (docs/crosstalk-notebook.md, "An independent stand
 # corpus"). Generate and score seeds 1-6 x {phone,joycon,dualsense,adxl}, kit and bumps-alone, 2 jobs at a time.
+# Needs numpy and scipy. ROOT and BIN may be relative to where it is run from.
 set -u
+ROOT=$(realpath -m "${ROOT:-/tmp/independent-corpus}")
+BIN=$(realpath -m "${BIN:-$(dirname "$0")/../../../.build/release}")
 cd "$(dirname "$0")"
-ROOT=${ROOT:-/tmp/independent-corpus}
-BIN=${BIN:-$(cd ../../.. && pwd)/.build/release}
 SEEDS=${SEEDS:-"1 2 3 4 5 6"}
 VARIANT=${VARIANT:-default}
 CLASSES=${CLASSES:-"phone joycon dualsense adxl"}
@@ -13,6 +14,7 @@ mkdir -p "$ROOT"
 job() {  # class seed scenario
   local c=$1 s=$2 sc=$3 d
   if [ "$sc" = kit ]; then d=$ROOT/$c/kit-s$s; else d=$ROOT/$c/bumps-s$s; fi
+  rm -f "$d"/score.json "$d"/score.txt
   python3 gen.py --seed "$s" --class "$c" --out "$d" --scenario "$sc" --variant "$VARIANT" \
     && python3 score.py "$d" --bin "$BIN" > "$d/score.txt" 2>&1
 }

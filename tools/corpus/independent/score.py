@@ -127,11 +127,14 @@ def main():
                     help="folder of drumbrain and drumpad (default: the checkout's .build/release)")
     ap.add_argument("--hits", help="score this existing hits dir instead of running drumbrain")
     a = ap.parse_args()
-    d = a.dir
+    d = os.path.abspath(a.dir)
+    a.bin = os.path.abspath(a.bin)
     meta = json.load(open(os.path.join(d, "stand.json"))) if os.path.exists(os.path.join(d, "stand.json")) else {}
     if meta.get("scenario") == "bumps-alone" or os.path.exists(os.path.join(d, "pad.csv")):
         p = subprocess.run([os.path.join(a.bin, "drumpad"), "replay", os.path.join(d, "pad.csv")],
                            capture_output=True, text=True, timeout=600, cwd=a.bin)
+        if p.returncode:
+            sys.exit(f"drumpad failed rc {p.returncode}: {p.stderr[-500:]}")
         rows = [l for l in p.stdout.splitlines() if l[:1].isdigit()]
         hdr = [l for l in p.stdout.splitlines() if l.startswith("index")]
         hits = []
@@ -165,7 +168,7 @@ def main():
             with open(os.path.join(d, "drumbrain.stderr"), "w") as f:
                 f.write(stderr)
             if pr.returncode:
-                print(f"drumbrain failed rc {pr.returncode}: {stderr[-500:]}", file=sys.stderr)
+                sys.exit(f"drumbrain failed rc {pr.returncode}: {stderr[-500:]}")
         res, line = score_kit(d, hits_dir, meta)
         res["scenario"] = "kit"
         print(line)
