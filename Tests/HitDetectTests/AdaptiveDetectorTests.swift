@@ -120,7 +120,7 @@ struct AdaptiveDetectorTests {
 
     /// At 1.6 kHz a rise as smooth as a bump's but of 1.2 g or more is a strike: bumps from the
     /// stand reach about 1 g, and a stick's contact of 3 ms or more behind the sensor's low-pass
-    /// rises as smoothly (a second simulator's 1.6 kHz snares lost three strokes in four to the
+    /// rises as smoothly (a second simulator's 1.6 kHz snares lost about seven strokes in ten to the
     /// bump test). Each of these 6 ms Hann rises fires, from 1.3 to 8 g.
     @Test func aSmoothRiseOfAStrikesStrengthFiresAt1600Hz() {
         let rate = 1600.0
