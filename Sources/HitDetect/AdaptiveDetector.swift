@@ -686,10 +686,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             let departed = slowRateDeparture * rising
             // The three samples before came one period apart on the sensor's clock (none lost).
             if sensorClock - sensorClocks.2 <= 3.05 * period.oneInterval(dt) {
-                let level = recentLevel(2)  // z of the sample before the two
+                let before = recentLevel(2)  // z of the sample before the two (`level` is z's slow level)
                 for back in 0..<2 {
                     let (h, sampleTime) = recentSample(back)
-                    if back + 1 > earlier, sampleTime > lastPeakTime, h > departed || abs(recentLevel(back) - level) > departed {
+                    if back + 1 > earlier, sampleTime > lastPeakTime, h > departed || abs(recentLevel(back) - before) > departed {
                         earlier = back + 1
                         onsetTime = sampleTime
                     }
@@ -877,10 +877,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let withdrawnAt = c.feltProofWithdrawn && dt > Self.fastRatePeriod ? c.feltMargin : nil
         // The bump test (fast rates only): a push under `pushMaximumG` that rose over many
         // samples, not a shock. Its tail is held off by the re-arm, but nothing is masked: a
-        // strike may follow at once.
-        // Under `pushMaximumG` it teaches the felt ceiling (below) as the slow rates' pushes do.
+        // strike may follow at once. It teaches the felt ceiling (below) as the slow rates' pushes do.
         if c.sharpness > 0, dt <= Self.fastRatePeriod, swing.deviation < Self.pushMaximumG, step - 3 * noiseFloor < c.sharpness * swing.deviation {
-            if swing.deviation < Self.pushMaximumG { ceiling.felt(swing.deviation, raises: true, withdrawnAt: withdrawnAt) }
+            ceiling.felt(swing.deviation, raises: true, withdrawnAt: withdrawnAt)
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
             lastWasFired = false
