@@ -1,4 +1,4 @@
-/// The adaptive detector's model of its pad's own mount ringing at slow rates (the ringing test
+/// The adaptive detector's model of its pad's own mount ringing under 500 Hz (the ringing test
 /// in `AdaptiveDetector`'s notes): each sample's h predicted from the two before it,
 /// h[n] ≈ a1 h[n−1] + a2 h[n−2], which is how a decaying sinusoid looks sampled at any rate
 /// (a1 = 2 r cos ω, a2 = −r², with ω the ringing's phase step per sample and r its decay per
@@ -7,10 +7,12 @@
 ///
 /// It learns by least squares over the quiet after this pad's own hits: from `windowStart` to
 /// `windowEnd` after the scan that found a hit from rest of at least `teachingG` ended (at
-/// 100 Hz the scan ends 20–30 ms after the strike, so some 35–110 ms after it), so long as no
-/// candidate begins in that time or in the two samples after it, where a candidate's onset may
-/// be dated back into the window (a double stroke or a roll's next stroke would teach the model
-/// a shock). Each sample is weighed by 1 / the hit's strength², so loud hits do not outvote the
+/// 100 Hz the scan ends 20–30 ms after the strike, so some 35–110 ms after it). A window teaches
+/// only if its own best fit leaves at most `selfFitShare` of its Σ h² unexplained: a decaying
+/// ringing is one, and a double stroke or a roll's next stroke within it is not (it would teach
+/// the model a shock). A candidate in the window no longer breaks it off: where a mount rings
+/// long and strong, its ringing crosses past the mask after every hit, so no window ever taught
+/// and the ringing kept firing. Each sample is weighed by 1 / the hit's strength², so loud hits do not outvote the
 /// rest, and the windows before fade by `keep` at each new one: a pad re-mounted is learned
 /// again, the old mount weighing half after 14 new windows and a tenth after 45 (a gap in the
 /// samples keeps what was learned: the mount is the same).
@@ -23,15 +25,18 @@
 /// Why: a 100 Hz pad's mount rings at 30–60 Hz, seen through the sensor's ~45 Hz low-pass. Near
 /// 50 Hz it flips sign every sample, as the fixed carry assumes; at 30–40 Hz it turns by about a
 /// third of a cycle per sample, and a sample that carries the ringing on looks unexplained to
-/// the fixed carry, so the ringing fired once the mask was over. Where it cannot help: a mount
-/// whose ringing becomes a candidate after every hit breaks off every window and never teaches.
+/// the fixed carry, so the ringing fired once the mask was over. From about 170 to 500 Hz it
+/// judges too, once learned (`hasLearned`): there a mount ringing at 18–40 Hz over 100 ms and
+/// more decays more slowly than the ring hold and fired past the mask. Where it cannot help: a
+/// ringing of two modes at once (a pad's mount and its stand's sway), which no window's fit of
+/// one explains, and a hit too weak for its ringing to stand over the noise.
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only, allocation-free.
 struct MountRinging: Sendable {
     /// The window that teaches, s after the end of the scan that found the hit.
     static let windowStart = 0.015
     static let windowEnd = 0.080
-    /// Samples past `windowEnd` with no candidate before the window counts.
+    /// Samples past `windowEnd` before the window counts.
     static let samplesPastEnd = 2
     /// The least strength of a hit whose ringing teaches, g (weaker ones ring under the noise).
     static let teachingG = 0.2
@@ -41,10 +46,17 @@ struct MountRinging: Sendable {
     static let keep = 0.95
     /// The ridge towards the fixed carry, as a share of the sums' mean Σ h².
     static let ridge = 0.001
+    /// The most of a window's Σ h² (weighed) that its own best fit may leave unexplained for it
+    /// to teach: a decaying ringing over the noise leaves a few per cent, a stroke within the
+    /// window (a double stroke, a roll's next) much of it. At 0.2 the single-pad corpus's phone
+    /// rolls of seeds 2 and 22 each lost a stroke; at 0.1 nothing there moved.
+    static let selfFitShare = 0.1
+    /// The fewest samples a window needs to teach.
+    static let samplesNeeded = 4
 
-    /// The least-squares sums: Σ h1², Σ h1 h2, Σ h2², Σ h0 h1, Σ h0 h2.
+    /// The least-squares sums: Σ h1², Σ h1 h2, Σ h2², Σ h0 h1, Σ h0 h2, Σ h0², and how many samples.
     private struct Sums: Sendable {
-        var s11 = 0.0, s12 = 0.0, s22 = 0.0, t1 = 0.0, t2 = 0.0
+        var s11 = 0.0, s12 = 0.0, s22 = 0.0, t1 = 0.0, t2 = 0.0, s00 = 0.0, count = 0
 
         /// The sample h0, with the two before it, weighed by `weight`.
         mutating func add(_ h0: Double, _ h1: Double, _ h2: Double, weight: Double) {
@@ -53,15 +65,27 @@ struct MountRinging: Sendable {
             s22 += weight * h2 * h2
             t1 += weight * h0 * h1
             t2 += weight * h0 * h2
+            s00 += weight * h0 * h0
+            count += 1
         }
 
         /// These sums faded by `share`, and `other` added.
         func faded(by share: Double, adding other: Sums) -> Sums {
             Sums(s11: s11 * share + other.s11, s12: s12 * share + other.s12, s22: s22 * share + other.s22,
-                 t1: t1 * share + other.t1, t2: t2 * share + other.t2)
+                 t1: t1 * share + other.t1, t2: t2 * share + other.t2, s00: s00 * share + other.s00, count: count + other.count)
         }
 
         var isFinite: Bool { s11.isFinite && s12.isFinite && s22.isFinite && t1.isFinite && t2.isFinite }
+
+        /// Whether these sums' own best fit leaves at most `selfFitShare` of their Σ h0²
+        /// unexplained (over `samplesNeeded` samples or more): a ringing, not a stroke.
+        var explainsItself: Bool {
+            let det = s11 * s22 - s12 * s12
+            guard count >= MountRinging.samplesNeeded, det > 0, det.isFinite, s00 > 0, s00.isFinite else { return false }
+            let b1 = (t1 * s22 - t2 * s12) / det, b2 = (t2 * s11 - t1 * s12) / det
+            let residual = s00 - b1 * t1 - b2 * t2
+            return residual.isFinite && residual <= MountRinging.selfFitShare * s00
+        }
     }
 
     private var learned = Sums()
@@ -72,6 +96,8 @@ struct MountRinging: Sendable {
     private var weight = 0.0
     private var pastEnd = 0
     private var windowsLearned = 0
+    /// Whether a1 and a2 are learned (not the fixed carry).
+    private(set) var hasLearned = false
     private(set) var a1 = -AdaptiveDetector.ringingCarry
     private(set) var a2 = 0.0
 
@@ -115,6 +141,7 @@ struct MountRinging: Sendable {
     /// The window is over: fold it in and fit a1 and a2 again.
     private mutating func learn() {
         listeningFrom = .nan
+        guard window.explainsItself else { return }
         let sums = learned.faded(by: Self.keep, adding: window)
         guard sums.isFinite else { return }
         learned = sums
@@ -136,5 +163,6 @@ struct MountRinging: Sendable {
         let bound = 0.98 * (1 - b2)
         a1 = max(-bound, min(bound, b1))
         a2 = b2
+        hasLearned = true
     }
 }
