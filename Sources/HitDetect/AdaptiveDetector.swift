@@ -192,7 +192,7 @@ import Glibc
 ///   fired, or was masked, and its ringing outlasts the mask), each swing of the ringing is
 ///   about as high as the one before it, and crossed; a strike rises well above what came
 ///   before it. At 1.6 kHz the bump test turns such a smooth swing away, and under 170 Hz the
-///   ringing test; between them nothing did. Sampled densely, ringing that decays more slowly
+///   ringing test (now, once learned, up to 500 Hz too); between them nothing did. Sampled densely, ringing that decays more slowly
 ///   than the hold passes it by no more than exp(half its period / `ringHoldMs`), 1.3 for a
 ///   stand at 60 Hz; but near half the sample rate the samples beat against the ringing, and
 ///   a swing can read twice the one before (a steady 90 Hz ring at 200 Hz): a stand ringing

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The ringing test's model of a pad's own mount at slow rates (`MountRinging`, and the ringing
+/// The ringing test's model of a pad's own mount under 500 Hz (`MountRinging`, and the ringing
 /// test in `AdaptiveDetector`'s notes): each sample predicted from the two before it, learned
 /// from the quiet after the pad's own hits.
 struct MountRingingTests {
@@ -70,8 +70,9 @@ struct MountRingingTests {
         #expect(model.a2 <= 0 && abs(model.a1) <= 0.98 * (1 - model.a2), "a decaying ringing: a1 \(model.a1), a2 \(model.a2)")
     }
 
-    /// A window broken off (a candidate began in it, or a value no sensor gives came) teaches
-    /// nothing, nor does a hit too weak for its ringing to stand over the noise.
+    /// A window broken off (a gap in the samples, or times going back: `abandon`), or holding a
+    /// value no sensor gives, teaches nothing, nor does a hit too weak for its ringing to stand
+    /// over the noise.
     @Test func aBrokenWindowOrAWeakHitTeachesNothing() {
         let h = Self.ringing(hz: 36, tau: 0.040, phase: 0.3, count: 12)
         var model = MountRinging()
@@ -93,8 +94,9 @@ struct MountRingingTests {
     }
 
     /// A stroke that follows another within the quiet after it (a double stroke, here 60 ms
-    /// after a stroke from rest) breaks that quiet off: it teaches the model nothing, where it
-    /// would otherwise learn the second stroke's shock as ringing (a roll of the corpus, phone
+    /// after a stroke from rest) leaves that window's own fit far from explaining it
+    /// (`MountRinging.selfFitShare`): it teaches the model nothing, where it would otherwise
+    /// learn the second stroke's shock as ringing (a roll of the corpus, phone
     /// seed 4, lost four more strokes so). A stroke alone, with the quiet it leaves, teaches.
     @Test func aStrokeWithinTheQuietAfterAnotherTeachesNothing() {
         var doubles: [(time: Double, amplitude: Double)] = []
@@ -147,8 +149,8 @@ struct MountRingingTests {
         #expect(score(learned).falsePositives < score(fixed).falsePositives, "\(score(learned)) against \(score(fixed))")
     }
 
-    /// A window that holds a stroke (here a shock of 1.5 on its sixth sample, in a ringing of
-    /// 1) is not a ringing: its own best fit leaves most of it unexplained, and it teaches
+    /// A window that holds a stroke (here a shock of 1.5 on h[6], the window's fifth sample, in
+    /// a ringing of 1) is not a ringing: its own best fit leaves most of it unexplained, and it teaches
     /// nothing, though no candidate broke it off. The same ringing without the stroke teaches.
     @Test func aWindowThatHoldsAStrokeTeachesNothing() {
         var model = MountRinging()
@@ -188,8 +190,8 @@ struct MountRingingTests {
     /// it): the ringing played after every stroke. Now such a window teaches (its own fit
     /// explains it), the model judges under 500 Hz once learned, and past the first strokes the
     /// ringing plays nothing; every stroke plays. (The independent stand corpus's 100-250 Hz
-    /// pads, whose mounts ring at 18-70 Hz over 30-150 ms: docs/crosstalk-notebook.md, "Learning
-    /// a mount that rings past the mask".)
+    /// pads, whose mounts ring at 18-70 Hz over 30-150 ms: docs/crosstalk-notebook.md, "A mount that
+    /// rings past the mask".)
     @Test(arguments: [(100.0, 30.0), (200.0, 24.0), (250.0, 20.0)])
     func aMountRingingPastTheMaskAfterEveryStrokeIsLearnedAndPlaysNoMore(rate: Double, ringHz: Double) {
         let amplitudes = [3.0, 5.0, 2.5, 6.0, 4.0, 3.5]
