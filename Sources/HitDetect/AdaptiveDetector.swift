@@ -646,7 +646,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// through the sensor's low-pass crosses late, so its start is found among the samples
     /// before, but never at or before the last hit's peak:
     /// - **The chain:** back, within 12 ms (3 samples at 250 Hz, 2 at 200 Hz), as long as each
-    ///   sample's |h| stayed over `rising`. The mask starts there.
+    ///   sample's |h| stayed over `rising`. The mask starts there. From about 170 to 500 Hz, once
+    ///   the pad has learned its mount's ringing (`MountRinging`), what that ringing leaves of
+    ///   each sample's h must stay over `rising`: a stroke 94 ms after another (16ths at
+    ///   159 BPM) comes while the last one's mount still rings above `rising`, and was dated
+    ///   5–18 ms early, past the 10 ms a hit may be off by on a stand (the independent stand
+    ///   corpus's ringing snares: a miss and a hit no strike explains at once).
     /// - **Where 12 ms holds fewer than two samples** (under ~170 Hz), the onset is the earlier of
     ///   the last two samples that had left the level of the sample before them (|h|, or z's
     ///   distance from that level, over `slowRateDeparture` × `rising`), even if the other had
@@ -684,9 +689,13 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private func onset(time: Double, dt: Double, rising: Double) -> (earlier: Int, time: Double, maskFrom: Double) {
         let chainSeconds = Self.chainSeconds, slowRateDeparture = 0.7
         var earlier = 0, onsetTime = time
+        // From about 170 to 500 Hz, once the pad has learned its mount's ringing, the chain
+        // walks back only over samples that ringing does not explain.
+        let ringingExplains = !Self.isSlowRate(dt: dt) && ringingModelJudges(dt: dt) && ringing.hasLearned
         while earlier < recentCount {
             let (h, sampleTime) = recentSample(earlier)
-            guard h > rising, time - sampleTime <= chainSeconds, sampleTime > lastPeakTime else { break }
+            let departed = ringingExplains ? min(h, recentUnexplainedH(earlier)) : h
+            guard departed > rising, time - sampleTime <= chainSeconds, sampleTime > lastPeakTime else { break }
             onsetTime = sampleTime
             earlier += 1
         }
