@@ -166,8 +166,9 @@ struct MountRingingTests {
 
     /// z of a pad at `rate` whose strokes each give a shock of their amplitude (gone within a
     /// sample) and ring its mount at `ringHz` for `ringMs` (time constant), at `share` of it.
+    /// With `riseMs`, the shock is a half-sine that long, not gone within a sample.
     static func mountSignal(rate: Double, seconds: Double, strikes: [(time: Double, amplitude: Double)], ringHz: Double,
-                            ringMs: Double, share: Double) -> (z: [Double], t: [Double]) {
+                            ringMs: Double, share: Double, riseMs: Double = 0) -> (z: [Double], t: [Double]) {
         var random = Noise()
         var z: [Double] = [], t: [Double] = []
         for i in 0..<Int(seconds * rate) {
@@ -175,7 +176,8 @@ struct MountRingingTests {
             var value = 1.0 + 0.01 * random.next()
             for strike in strikes where time >= strike.time && time - strike.time < 0.6 {
                 let age = time - strike.time
-                value += strike.amplitude * (exp(-age / 0.002) + share * exp(-age * 1000 / ringMs) * sin(2 * .pi * ringHz * age))
+                let shock = riseMs > 0 ? (age * 1000 < riseMs ? sin(.pi * age * 1000 / riseMs) : 0) : exp(-age / 0.002)
+                value += strike.amplitude * (shock + share * exp(-age * 1000 / ringMs) * sin(2 * .pi * ringHz * age))
             }
             z.append(value)
             t.append(time)
@@ -215,11 +217,11 @@ struct MountRingingTests {
     /// At 200–250 Hz a stroke that comes while the last one's mount still rings (16ths at
     /// 159 BPM, 94 ms apart, the mount ringing at 41 Hz over 80 ms at 40 % of each stroke): the
     /// onset's chain walked back over every sample above `rising` within 12 ms, and the ringing
-    /// before the stroke is that high, so the stroke was dated up to three samples early, past the 10 ms a hit may be
-    /// off by on a stand (a miss and a hit no strike explains at once: the independent stand
-    /// corpus's DualSense snares). Once the pad has learned its mount's ringing, the chain walks
-    /// back only over samples the ringing does not explain, and each stroke is dated within a
-    /// sample or two of where it began.
+    /// before the stroke is that high, so the stroke was dated into it, 2–18 ms early here,
+    /// past the 10 ms a hit may be off by on a stand (a miss and a hit no strike explains at
+    /// once). Once the pad has learned its mount's ringing, the chain walks back only over
+    /// samples the ringing does not explain, and each stroke is dated within 10 ms and mostly
+    /// within a sample or two of where it began.
     @Test(arguments: [200.0, 250.0])
     func aStrokeInTheLastOnesRingingIsDatedWhereItBegan(rate: Double) {
         var strikes = (0..<6).map { (time: 0.5 + 0.6 * Double($0), amplitude: 4.0) }
@@ -228,16 +230,42 @@ struct MountRingingTests {
         var detector = AdaptiveDetector()
         let hits = detector.detect(z: signal.z, time: signal.t)
         #expect(detector.mountRinging.hasLearned)
-        let period = 1 / rate
         var offsets: [Double] = []
         for strike in strikes.dropFirst(6) {
             guard let hit = hits.min(by: { abs($0.time - strike.time) < abs($1.time - strike.time) }) else { continue }
             offsets.append(hit.time - strike.time)
         }
         #expect(offsets.count == 24 && hits.count == strikes.count, "\(hits.count) hits")
-        // Within the 10 ms a stand's scorer allows (without the rule: 5-18 ms early, most over
-        // 10 at 250 Hz), and half of them within two sample periods.
+        // Within the 10 ms a stand's scorer allows, and half of them within 7 ms (without the
+        // rule: 2-18 ms early, half of them 11 ms or more at 200 Hz and 14 ms or more at 250 Hz).
         #expect(offsets.allSatisfy { abs($0) <= 0.010 }, "\(offsets.map { ($0 * 1000).rounded() })")
-        #expect(offsets.map(abs).sorted()[offsets.count / 2] <= 2 * period, "\(offsets.map { ($0 * 1000).rounded() })")
+        #expect(offsets.map(abs).sorted()[offsets.count / 2] <= 0.007, "\(offsets.map { ($0 * 1000).rounded() })")
+    }
+
+    /// From rest the rule above applies too, and a slowly ringing mount's learned model
+    /// predicts part of a soft stroke's own smooth rise (a reviewer's worry: the chain might
+    /// stop on it and date the stroke a sample late). It does not: a stroke from rest is dated
+    /// as with no model at all (here at 250 Hz, a mount at 20 Hz over 100 ms; soft strokes of
+    /// 0.4-0.8 g rising over 12 ms, each 0.8 s after the last; a sweep of 200 and 250 Hz,
+    /// mounts at 18-35 Hz over 120 ms, rises of 6-18 ms and strokes of 0.3-1 g, tried once
+    /// against a gate that kept the rule to a ringing still over the rising level, moved no
+    /// hit either).
+    @Test func aSoftStrokeFromRestIsDatedAsWithoutTheModel() {
+        var strikes: [(time: Double, amplitude: Double)] = []
+        for k in 0..<16 {
+            let amplitude: Double = k < 6 ? 4.0 : 0.4 + 0.1 * Double(k % 5)
+            strikes.append((time: 0.5 + 0.8 * Double(k) + 0.0013 * Double(k % 3), amplitude: amplitude))
+        }
+        let signal = Self.mountSignal(rate: 250, seconds: 13.5, strikes: strikes, ringHz: 20, ringMs: 100, share: 0.6, riseMs: 12)
+        var learned = AdaptiveDetector()
+        let hits = learned.detect(z: signal.z, time: signal.t)
+        #expect(learned.mountRinging.hasLearned)
+        var configuration = AdaptiveDetector.Configuration()
+        configuration.learnsRinging = false
+        var unlearned = AdaptiveDetector(configuration)
+        let plain = unlearned.detect(z: signal.z, time: signal.t)
+        let soft = { (found: [Hit]) in found.filter { $0.time > strikes[5].time + 0.4 }.map(\.time) }
+        #expect(soft(hits).count == 10, "\(soft(hits))")
+        #expect(soft(hits) == soft(plain), "learned \(soft(hits)) against \(soft(plain))")
     }
 }
