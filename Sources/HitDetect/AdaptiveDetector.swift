@@ -267,6 +267,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// `rebound` under about 170 Hz, where a sensor's low-pass blurs the swing back into the
         /// shock, so strikes show less of it. 0: off.
         public var slowRebound = 0.42
+        /// Under 500 Hz, until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, a
+        /// candidate under it that swung one way only, either way (the other way under this share
+        /// of it), and rose over many samples (its steepest step under `sharpness` of its
+        /// strength, as the bump test asks), is a push as well: which way a strike swings is then
+        /// only gravity's guess (the rebound test in the type's notes). 0: off.
+        public var oneWayShare = 0.15
         /// Whether the rebound test judges only candidates from rest (70 ms or more after the
         /// last peak), as it did until a bump right behind the pad's own stroke was seen to pass
         /// it (the rebound test in the type's notes). Off: it judges every candidate.
@@ -383,6 +389,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     // Loud hits whose z rose more than it fell, less those that fell more, held within
     // ±strikeVotesHeld: `strikeSign`.
     private var strikeVotes = 0
+    // Whether the pad has struck a hit of `pushMaximumG` or more (the rebound test's `oneWayShare`).
+    private var struckLoud = false
     // The last push the rebound, lean or felt-ceiling test turned away, until `takeFelt`.
     private var felt: Hit?
     // Whether the last peak was a felt push's: the stand rings on for longer (`feltRearmDecayMs`).
@@ -937,7 +945,13 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let along = strikeSign > 0 ? around.rise : around.fall
         let against = strikeSign > 0 ? around.fall : around.rise
         let share = Self.isSlowRate(dt: dt) ? c.slowRebound : c.rebound
-        let pushed = share > 0 && (fromRest || !c.reboundFromRestOnly) && against < Self.pushMaximumG && along < share * against
+        // Until the pad has struck a hit of `pushMaximumG`, the way a strike swings is gravity's
+        // guess, and a push the other way passed: one that swung one way only, either way, and
+        // rose over many samples (the bump test's `sharpness`), is a push too (`oneWayShare`).
+        let oneWay = c.oneWayShare > 0 && !struckLoud && along < Self.pushMaximumG && against < c.oneWayShare * along
+            && step - 3 * noiseFloor < c.sharpness * swing.deviation
+        let pushed = share > 0 && (fromRest || !c.reboundFromRestOnly)
+            && (against < Self.pushMaximumG && along < share * against || oneWay)
         // The lean test (slow rates): a weak candidate that moved the pad another way than its
         // own loud strikes do came through the stand.
         let leaning = c.leanShare > 0 && deviation < Self.pushMaximumG && leansAway(lean, share: c.leanShare)
@@ -965,6 +979,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             return nil
         }
         if deviation >= Self.pushMaximumG {
+            struckLoud = true
             strikeVotes = max(-Self.strikeVotesHeld, min(Self.strikeVotesHeld, strikeVotes + (swing.rise > swing.fall ? 1 : -1)))
         }
         if deviation >= Self.leanTeachingG { learnLean(lean) }

@@ -125,6 +125,43 @@ struct FeltPushTests {
         #expect(none.isEmpty)
     }
 
+    /// A pad that has struck nothing of 1.2 g knows which way its strikes swing only by
+    /// gravity's side, and a push the other way (up, out of the pad, here at 0.3-1 g over
+    /// 15-39 ms) swung that way with little back: the rebound test took it for a strike, and an
+    /// idle pad whose stand's cymbal lifted it fired on every bump (the independent stand
+    /// corpus: 38-116 hits in two minutes on four of six bumped 200-250 Hz pads, and on 100 Hz
+    /// ones). Until a loud hit, a push that swung one way only, either way, and rose over many
+    /// samples (the bump test's `sharpness`) is felt (`oneWayShare`). A played pad's first soft
+    /// strokes, before any loud one, swing both ways and rise steeply, and still play.
+    @Test(arguments: [200.0, 250.0])
+    func anIdlePadLiftedByItsStandFeelsThePushes(rate: Double) {
+        let pushes = (0..<12).map { 0.5 + 0.5 * Double($0) }
+        let events: [Event] = pushes.enumerated().map { k, time in
+            .push(time: time, peak: -(0.3 + 0.7 * Double(k % 6) / 5), width: 0.015 + 0.008 * Double(k % 4))
+        }
+        let signal = Self.signal(rate: rate, seconds: 6.5, gravity: 1, up: 1, events: events)
+        var detector = AdaptiveDetector()
+        let (hits, felt) = Self.run(&detector, signal)
+        // The first push fires (0.3 g over 15 ms: it rises too steeply for the bump test's
+        // sharpness), and at 200 Hz the second too (23 ms); two of the weakest start no
+        // candidate at all.
+        #expect(hits.count <= 2 && hits.allSatisfy { $0.time < 1.1 }, "\(rate) Hz: hits at \(hits.map(\.time))")
+        #expect(felt.count >= pushes.count - 3, "\(rate) Hz: felt at \(felt.map(\.time))")
+        var off = AdaptiveDetector.Configuration()
+        off.oneWayShare = 0
+        var oneSided = AdaptiveDetector(off)
+        let fired = Self.run(&oneSided, signal).hits
+        #expect(fired.count >= pushes.count - 2, "\(rate) Hz, one way only: \(fired.count) hits")
+        // Soft strokes of 1.2-2 g before any loud one: each plays.
+        let (strokes, ghosts, _) = Self.ghostsAndPushes(count: 12, played: false)
+        let soft = Self.signal(rate: rate, seconds: 7, gravity: 1, up: 1,
+                               events: strokes.filter { if case .strike = $0 { true } else { false } })
+        var fresh = AdaptiveDetector()
+        let played = Self.run(&fresh, soft).hits
+        #expect(ghosts.allSatisfy { Self.near(played.map(\.time), $0) } && played.count == ghosts.count,
+                "\(rate) Hz: soft strokes played at \(played.map(\.time))")
+    }
+
     /// A pad mounted face down reads gravity as −1 g, and everything the other way: a strike's
     /// swing back is then negative, and the test follows gravity's side.
     @Test func aPadFaceDownTurnsThePushesAwayAsWell() {
