@@ -170,10 +170,11 @@ import Glibc
 ///   fast as that re-arm. Under 500 Hz it was tried and changed nothing: a 200 Hz snare reads
 ///   a 1.5 g ghost at about 0.7 g, where its accent's ringing, struck with a ride stroke, read
 ///   1.85 g 15 ms before.
-/// - **Ringing at slow rates:** under about 170 Hz (and to 500 Hz once learned), a candidate whose samples from its onset to
+/// - **Ringing at slow rates:** under about 170 Hz, a candidate whose samples from its onset to
 ///   the scan's end each carry on the sample before them as the mount's ringing does, flipping
 ///   its sign (|h[n] + 0.7 h[n−1]| under 0.3 × the candidate's peak |h| on every one), is the
-///   ringing and does not fire. Seen through a 100 Hz sensor's ~45 Hz low-pass, a mount ringing
+///   ringing and does not fire (from 170 to 500 Hz the same test judges with the learned model
+///   only, below; the fixed carry never judges there). Seen through a 100 Hz sensor's ~45 Hz low-pass, a mount ringing
 ///   at 30–60 Hz changes sign nearly every sample, so at 60–70 ms, once the mask and most of the
 ///   re-arm are over, its samples can fall on its peaks and cross; a strike's first sample leaves
 ///   the level unannounced. On the corpus's phone logs of seeds 1–5 and 22–29 the false hits
@@ -277,8 +278,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         public var slowRebound = 0.42
         /// Under 500 Hz, until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, a
         /// candidate under it that swung one way only, either way (the other way under this share
-        /// of it), and rose over many samples (its steepest step under `sharpness` of its
-        /// strength, as the bump test asks), is a push as well: which way a strike swings is then
+        /// of it), and rose over many samples (its steepest step, less three noise floors, under
+        /// `sharpness` of its strength, as the bump test asks), is a push as well: which way a strike swings is then
         /// only gravity's guess (the rebound test in the type's notes). 0: off; and off with the
         /// rebound test (`rebound` or `slowRebound` 0 at the rate, or a candidate not from rest
         /// under `reboundFromRestOnly`). Any hit of 1.2 g the pad fires ends it, a neighbour's
@@ -818,10 +819,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// Fitted by least squares on the corpus's grooves, rolls and sparse logs (seeds 1–3): at 100,
     /// 200 and 250 Hz the fits were 0.73 − 1.72 r, 0.56 − 1.97 r and 0.68 − 1.94 r.
     static let subSampleOffset = (at: 0.65, slope: -1.9)
-    /// The rebound test's ceiling: a candidate that swung against a strike's way by this much
-    /// or more is no push from another instrument (those reach about 1 g, and a slow sensor reads
-    /// them nearly whole); and a hit whose strength is this much or more votes for
-    /// `strikeSign` with the way it swung further.
+    /// The rebound test's ceiling: a candidate that swung against a strike's way (or, under
+    /// `oneWayShare`, either way) by this much or more is no push from another instrument (those
+    /// reach about 1 g, and a slow sensor reads them nearly whole); and a hit whose strength is
+    /// this much or more votes for `strikeSign` with the way it swung further, and ends
+    /// `oneWayShare`'s rule.
     static let pushMaximumG = 1.2
     /// `strikeSign`: how many more loud hits one way than the other it takes to overrule
     /// gravity's side, and how many it holds (so a new mounting is learned within as many).

@@ -36,7 +36,8 @@ struct MountRinging: Sendable {
     /// The window that teaches, s after the end of the scan that found the hit.
     static let windowStart = 0.015
     static let windowEnd = 0.080
-    /// Samples past `windowEnd` before the window counts.
+    /// Samples past `windowEnd` before the window counts (kept from when a candidate's onset
+    /// dated back into the window broke it off; it only delays the fit by two samples).
     static let samplesPastEnd = 2
     /// The least strength of a hit whose ringing teaches, g (weaker ones ring under the noise).
     static let teachingG = 0.2
@@ -116,7 +117,7 @@ struct MountRinging: Sendable {
         pastEnd = 0
     }
 
-    /// A candidate began (or the samples broke off): the open window teaches nothing.
+    /// The samples broke off (a gap, or times going back): the open window teaches nothing.
     mutating func abandon() {
         listeningFrom = .nan
     }

@@ -217,7 +217,8 @@ struct MountRingingTests {
     /// At 200–250 Hz a stroke that comes while the last one's mount still rings (16ths at
     /// 159 BPM, 94 ms apart, the mount ringing at 41 Hz over 80 ms at 40 % of each stroke): the
     /// onset's chain walked back over every sample above `rising` within 12 ms, and the ringing
-    /// before the stroke is that high, so the stroke was dated into it, 2–18 ms early here,
+    /// before the stroke is that high, so the stroke was dated into it (or a candidate began on
+    /// the ringing just before the stroke), 2–18 ms early here,
     /// past the 10 ms a hit may be off by on a stand (a miss and a hit no strike explains at
     /// once). Once the pad has learned its mount's ringing, the chain walks back only over
     /// samples the ringing does not explain, and each stroke is dated within 10 ms and mostly
