@@ -623,7 +623,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         for back in 0..<earlier { peak = max(peak, recentSample(back).h) }
         // At 500 Hz and faster the ringing test is off, and from about 170 Hz until the pad has
         // learned its mount's ringing: a strike always counts as unexplained.
-        var unexplainedPeak = Self.isSlowRate(dt: dt) || (ringingModelJudges(dt: dt) && ringing.hasLearned) ? unexplained : .infinity
+        var unexplainedPeak = Self.isSlowRate(dt: dt) || learnedRingingJudges(dt: dt) ? unexplained : .infinity
         for back in 0..<earlier { unexplainedPeak = max(unexplainedPeak, recentUnexplainedH(back)) }
         let onsetIndex = index - earlier
         // The level before the strike (the sample before its onset), and how far z went from it
@@ -720,7 +720,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         var earlier = 0, onsetTime = time
         // From about 170 to 500 Hz, once the pad has learned its mount's ringing, the chain
         // walks back only over samples that ringing does not explain.
-        let ringingExplains = !Self.isSlowRate(dt: dt) && ringingModelJudges(dt: dt) && ringing.hasLearned
+        let ringingExplains = !Self.isSlowRate(dt: dt) && learnedRingingJudges(dt: dt)
         while earlier < recentCount {
             let (h, sampleTime) = recentSample(earlier)
             let departed = ringingExplains ? min(h, recentUnexplainedH(earlier)) : h
@@ -784,6 +784,20 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// period of `dt`: on, and under 500 Hz (from about 170 Hz it judges only once learned).
     private func ringingModelJudges(dt: Double) -> Bool {
         configuration.learnsRinging && dt > Self.fastRatePeriod
+    }
+
+    /// Whether the learned model, not the fixed carry, judges at a sample period of `dt`: it
+    /// judges there, and the pad has learned its mount's ringing.
+    private func learnedRingingJudges(dt: Double) -> Bool {
+        ringingModelJudges(dt: dt) && ringing.hasLearned
+    }
+
+    /// Whether a candidate whose steepest step from one sample to the next was `step` rose over
+    /// many samples for its `strength`, as a push does, not a stick's shock: that step, less
+    /// three noise floors (noise adds steps to a weak push), under `sharpness` of the strength
+    /// (the bump test, and the rebound test's `oneWayShare`).
+    private func risesSlowly(step: Double, strength: Double) -> Bool {
+        step - 3 * noiseFloor < configuration.sharpness * strength
     }
 
     /// The ring hold's level before the sample `back` before this one (0: before this one; `back`
@@ -926,7 +940,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // The bump test (fast rates only): a push under `pushMaximumG` that rose over many
         // samples, not a shock. Its tail is held off by the re-arm, but nothing is masked: a
         // strike may follow at once. It teaches the felt ceiling (below) as the slow rates' pushes do.
-        if c.sharpness > 0, dt <= Self.fastRatePeriod, swing.deviation < Self.pushMaximumG, step - 3 * noiseFloor < c.sharpness * swing.deviation {
+        if c.sharpness > 0, dt <= Self.fastRatePeriod, swing.deviation < Self.pushMaximumG, risesSlowly(step: step, strength: swing.deviation) {
             ceiling.felt(swing.deviation, raises: true, withdrawnAt: withdrawnAt)
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
@@ -962,7 +976,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // guess, and a push the other way passed: one that swung one way only, either way, and
         // rose over many samples (the bump test's `sharpness`), is a push too (`oneWayShare`).
         let oneWay = c.oneWayShare > 0 && !struckLoud && along < Self.pushMaximumG && against < c.oneWayShare * along
-            && step - 3 * noiseFloor < c.sharpness * swing.deviation
+            && risesSlowly(step: step, strength: swing.deviation)
         let pushed = share > 0 && (fromRest || !c.reboundFromRestOnly)
             && (against < Self.pushMaximumG && along < share * against || oneWay)
         // The lean test (slow rates): a weak candidate that moved the pad another way than its
