@@ -13,9 +13,9 @@ import Monotonic
 ///   strike with another strike around it on a third pad teaches nothing of the pair, nor one
 ///   around which the receiver struck too (`isOwnStrike`). A strike with no hit on another pad
 ///   around it that could have caused it is alone: one of the pad's own soft strikes (three
-///   make it a played pad). Once the pair exists, a hit on its source surrounds a strike, or
-///   keeps it from being alone, only if the pair's coupling as now weighed could have caused
-///   it (`causeMargin`).
+///   make it a played pad; not one within the sway of another pad's strikes: `swayShare`).
+///   Once the pair exists, a hit on its source surrounds a strike, or keeps it from being
+///   alone, only if the pair's coupling as now weighed could have caused it (`causeMargin`).
 /// - **responses:** a receiver's hit in the window, much weaker than the strike (at most
 ///   `candidateRatio` of it, less where the receiver's sensor is slower, more where it is faster
 ///   but then weaker than the receiver's own soft strikes: `isResponse`). Their ratios give the
@@ -93,6 +93,23 @@ public struct StandModel: Sendable {
         /// gone, it no longer waited for its own cause, a slow pad's late hit, whose strength it
         /// would have witnessed (`witnessed`).
         public var unplayedRingTailMicros: Int64 = 100_000
+        /// A hit within the sway of another pad's strikes (their strength, each decaying over
+        /// `swayMicros`) and no stronger than this many times the pair's coupling as now weighed
+        /// (its prior until it learns; never more than `priorCoupling`, which a faster receiver's
+        /// raised prior would pass) of it is no proof that its pad is played: it counts in
+        /// neither the pad's played hits (`unplayedHits`) nor, until the pad is known as played,
+        /// its strikes alone (`ownSoftStrikes`). A neighbour's strike sets the whole stand
+        /// swaying, and an idle pad's detector fires on the sway 0.1-0.4 s later, past every
+        /// window: those hits played, made the pad known as played, and then its crosstalk
+        /// counted as its own strikes, so its pairs never learned and silences bounded them low.
+        /// A pad on another stand, its pair bounded by silences, is swayed by nothing. On the
+        /// independent stand corpus (seeds 1-6) the idle pads' hits went 686 → 160 (phones),
+        /// 184 → 54 (Joy-Con) and 103 → 31 (DualSense) (crosstalk-notebook.md, "An idle pad on a
+        /// swaying stand"). 0: off.
+        public var swayShare: Double = 1.3
+        /// How long a strike's sway lasts (its time constant), µs. The sways are not kept in
+        /// the state file: they are gone in a second.
+        public var swayMicros: Int64 = 300_000
         /// A pad that has played this many hits (not judged crosstalk, on arrival or taken back,
         /// nor felt) no longer takes `unplayedRingTailMicros`. A 1.6 kHz pad on a busy stand took
         /// over 30 s to strike three times alone (`ownSoftStrikes`), and lost ghost notes to the
@@ -301,6 +318,8 @@ public struct StandModel: Sendable {
     private var playedCounts: [Int] = []
     /// Each pad's last few hits (strike time, strength), oldest first: whether it could answer.
     private var histories: [[(micros: Int64, strength: Double)]] = []
+    /// Each pad's sway: its strikes' strength, decaying over `swayMicros`, as of `swayAt`.
+    private var sways: [(level: Double, at: Int64)] = []
     /// Evidence per ordered pair (source, receiver).
     public private(set) var pairs: [PairKey: Pair] = [:]
     private var recent: [Recent] = []
@@ -362,6 +381,7 @@ public struct StandModel: Sendable {
             ownSoftCounts.append(0)
             playedCounts.append(0)
             histories.append([])
+            sways.append((0, 0))
         }
         if let rateHz, rateHz.isFinite, rateHz >= 1 {
             periods[number] = Int64((1e6 / rateHz).rounded())
@@ -583,6 +603,33 @@ public struct StandModel: Sendable {
         return rateFactor(source, receiver) <= 1 || strength > c.candidateRatio * strike
     }
 
+    /// `pad`'s sway now at `micros`: its strikes' strength, each decaying over `swayMicros`.
+    private func sway(_ pad: Int, at micros: Int64) -> Double {
+        let age = micros.saturatingSubtract(sways[pad].at)
+        guard age >= 0 else { return sways[pad].level }
+        return sways[pad].level * exp(-Double(age) / Double(configuration.swayMicros))
+    }
+
+    /// A strike of `strength` on `pad` at `micros` (in hindsight: `settle`) sets its stand swaying.
+    private mutating func addSway(_ pad: Int, at micros: Int64, strength: Double) {
+        guard configuration.swayShare > 0, configuration.swayMicros > 0, strength.isFinite, strength > 0 else { return }
+        let now = sway(pad, at: micros)
+        sways[pad] = (max(now, strength), max(micros, sways[pad].at))
+    }
+
+    /// Whether a hit of `strength` on `receiver` at `micros` is no more than the sway of another
+    /// pad's strikes before it could cause: `swayShare` of it (less where the source's sensor is
+    /// the faster, as the prior is: `rateFactor`).
+    private func isSwayed(_ receiver: Int, at micros: Int64, strength: Double) -> Bool {
+        guard configuration.swayShare > 0, configuration.swayMicros > 0 else { return false }
+        for source in padKeys.indices where source != receiver {
+            let key = PairKey(source: source, receiver: receiver)
+            let coupling = min(pairs[key] == nil ? priorCoupling(key) : coupling(key).value, configuration.priorCoupling)
+            if configuration.swayShare * coupling * sway(source, at: micros) >= strength { return true }
+        }
+        return false
+    }
+
     /// Takes a strike on `pad` that no hit on another pad surrounds into its soft strikes: over
     /// its first `ownSoftStrikes`, their geometric mean (one stray light tap does not set it),
     /// then a low quantile (`ownSoftQuantile`), tracked in steps of a tenth.
@@ -797,7 +844,10 @@ public struct StandModel: Sendable {
             recent[k].settled = true
             // A hit judged crosstalk (on arrival, or taken back) is no strike.
             guard strike.isSource else { continue }
-            if !strike.felt && playedCounts[strike.pad] < c.unplayedHits { playedCounts[strike.pad] += 1 }
+            // Within the sway of a strike on another pad, and no stronger than it could be: no
+            // proof that the pad is played (`swayShare`).
+            let swayed = isSwayed(strike.pad, at: strike.strikeMicros, strength: strike.strength)
+            if !strike.felt && !swayed && playedCounts[strike.pad] < c.unplayedHits { playedCounts[strike.pad] += 1 }
             // A strike, in hindsight, unless a much stronger hit on another pad surrounds it (and
             // one that pad's coupling to it could have caused: `causeMargin`).
             let surrounded = recent.contains { other in
@@ -820,7 +870,8 @@ public struct StandModel: Sendable {
                 guard let most = caused(by: other, on: strike.pad) else { return true }
                 return most + floorAllowance(strike.pad) >= strike.strength
             }
-            if alone && !strike.felt { learnOwnStrike(strike.pad, strength: strike.strength) }
+            if !strike.felt { addSway(strike.pad, at: strike.strikeMicros, strength: strike.strength) }
+            if alone && !(swayed && !isPlayed(strike.pad)) && !strike.felt { learnOwnStrike(strike.pad, strength: strike.strength) }
             for receiver in padKeys.indices where receiver != strike.pad {
                 // Another strike around it, on a third pad, could as well have caused what the
                 // receiver felt: a hit there says nothing of this pair (a ride struck with the

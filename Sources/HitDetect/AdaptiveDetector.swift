@@ -202,8 +202,8 @@ import Glibc
 ///   fired, or was masked, and its ringing outlasts the mask), each swing of the ringing is
 ///   about as high as the one before it, and crossed; a strike rises well above what came
 ///   before it. At 1.6 kHz the bump test turns such a smooth swing away, and under 170 Hz the
-///   ringing test a mount's (now, once learned, up to 500 Hz too); between them nothing did
-///   (a stand's sway under 170 Hz: below). Sampled densely, ringing that decays more slowly
+///   ringing test turns away a mount's (now, once learned, up to 500 Hz too); between them
+///   nothing did (a stand's sway under 170 Hz: below). Sampled densely, ringing that decays more slowly
 ///   than the hold passes it by no more than exp(half its period / `ringHoldMs`), 1.3 for a
 ///   stand at 60 Hz; but near half the sample rate the samples beat against the ringing, and
 ///   a swing can read twice the one before (a steady 90 Hz ring at 200 Hz): a stand ringing
@@ -228,7 +228,7 @@ import Glibc
 ///   went 2596 → 1191 and the idle pads' 982 → 667, strokes missed 220 → 232; on the held-out
 ///   seeds 7–10, 1967 → 874, 752 → 334 and 170 → 169. A swing that fired (the crosstalk's first
 ///   is one) leaves little held, so the swing after its mask may fire too, and a sway whose
-///   period is about the mask's (25 Hz) may do so swing after swing. It costs our own phone
+///   period is about the mask's (45 ms: about 22 Hz) may do so swing after swing. It costs our own phone
 ///   stands strokes (kit4 and ride-kit, seeds 1–20 and 301–336, and the `--vary` stands: 794 →
 ///   866 missed, 138 → 104 false) and the single-pad phone grooves and rolls up to 0.012
 ///   (crosstalk-notebook.md, "A stand that sways").
@@ -237,21 +237,26 @@ import Glibc
 ///   hit's, or a swing of its ringing within the mask that rose over it as it decayed), whose
 ///   ringing before its onset is no more than the re-arm level passes, the re-arm having judged
 ///   that ringing; where the ringing test judges, only if at least `ringHoldOwnShock` (0.4) of
-///   its peak |h| is a shock of its own, not the pad's ringing carried on. A ghost note a 16th after an accent at 150–190 BPM rises over the accent's
-///   ringing, and the hold took it for a ringing already there: on the simulated stands at that
+///   its peak |h| is a shock of its own, not the pad's ringing carried on. A ghost note a 16th
+///   after an accent at 150–190 BPM rises over the accent's ringing, and the hold took it for a
+///   ringing already there: on the simulated stands at that
 ///   tempo (`tools/corpus/stand --vary fast`) 464 → 348 strokes missed on seeds 241–242, 386 →
 ///   291 and 524 → 387 on fresh ones, for 11, 2 and 6 hits more that no strike explains; at the
 ///   tempo they are made at, 5 more over 206 stands (a cymbal's bumps right behind a snare's
 ///   strokes) and 3 strokes fewer missed. Those ghost notes leave 0.40–1.75 of their peak
-///   unexplained, where the swings of a mount ringing 50–120 ms after a loud strike that this
-///   let by on the independent stands mostly left 0.05–0.45; with `ringHoldOwnShock`, on those
+///   unexplained, where the swings of a mount ringing 60–180 ms after a loud strike that this
+///   let by on the independent stands mostly left 0.05–0.45. The ringing test turns away a
+///   candidate under 0.3 anyway, so the rule only tells apart those between 0.3 and 0.4: for
+///   them it raises the ringing test's share to 0.4. With `ringHoldOwnShock`, on those
 ///   stands (seeds 1–6) the hits no strike explains went 1191 → 1135 (phones), 369 → 345
 ///   (Joy-Con) and 273 → 250 (DualSense), on the held-out seeds 874 → 837, 419 → 400 and 307 →
 ///   294, and on ours (`tools/corpus/stand`, the single-pad corpus) nothing moved but fresh
 ///   phone stands' (seeds 301–312) 416 → 415 strokes missed and 27 → 26 false, and the gamepad
-///   `--vary` stands' 345 → 347 and 87 → 86. Where the ringing
-///   test does not judge (170–500 Hz before the pad has learned its ringing, or a mount ringing
-///   in two modes that it never learns), a swing of it still passes so.
+///   `--vary` stands' 345 → 347 and 87 → 86. The ringing test judges under about 170 Hz from
+///   the first hit (with the fixed carry until the pad has learned), and from about 170 to
+///   500 Hz only once the pad has learned its ringing; before that there (and on a mount ringing
+///   in two modes, which never teaches), a swing of the loud hit's ringing is still let by as a
+///   soft note.
 ///
 /// The hit carries the index and time of the onset and is returned on the sample that ends the
 /// scan. Its `strength` (and so its velocity) is how far z went, in g, from its level on the
@@ -329,12 +334,13 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// rebound or lean test took for one (the felt ceiling in the type's notes). false, and a
         /// proof made at 500 Hz and faster: it stands for good.
         public var feltProofWithdrawn = true
-        /// Under 500 Hz, a candidate whose peak |h| is under this many times the
-        /// largest |h| before its onset, decaying over `ringHoldMs`, carries on a ringing that was
-        /// already there, the stand's after a neighbour's strike (the ring hold in the type's
+        /// Under 500 Hz, a candidate whose peak |h| is under this many times the largest |h|
+        /// before its onset, decaying over `ringHoldMs`, carries on a ringing that was already
+        /// there, the stand's after a neighbour's strike (under about 170 Hz, in what the ringing
+        /// test leaves unexplained of |h|, over `slowRingHoldMs`; the ring hold in the type's
         /// notes). 0: off.
         public var ringHold = 1.5
-        /// The ring hold's decay time constant, ms.
+        /// The ring hold's decay time constant from about 170 to 500 Hz, ms.
         public var ringHoldMs = 30.0
         /// Under about 170 Hz, the ring hold's decay time constant, ms (0: no ring hold there).
         /// There it holds what the ringing test leaves unexplained of each sample's |h| (the
@@ -360,10 +366,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// How many times a candidate's peak the re-arm's held peak must be for `ringHoldOwnG`
         /// (0: any).
         public var ringHoldOwnFactor = 3.0
-        /// Where the ringing test judges, the share of a candidate's peak |h| that the pad's
-        /// ringing must leave unexplained for `ringHoldOwnG` to let it by: a soft note is a shock
-        /// of its own, and the loud hit's ringing is not (0: no such test; the ring hold in the
-        /// type's notes).
+        /// Where the ringing test judges (under about 170 Hz always, with the fixed carry until
+        /// the pad has learned; from about 170 to 500 Hz once learned), the share of a
+        /// candidate's peak |h| that the pad's ringing must leave unexplained for `ringHoldOwnG`
+        /// to let it by: a soft note is a shock of its own, and the loud hit's ringing is not.
+        /// The ringing test turns away what is under 0.3 anyway: at 0.3 or less this changes
+        /// nothing (the ring hold in the type's notes).
         public var ringHoldOwnShock = 0.4
         /// At 500 Hz and faster, after a hit the pad fired, a candidate of `ringRiseG` or more
         /// that rises to this many times the largest |h| of the 15-20 ms before it (its ringing

@@ -127,6 +127,42 @@ struct StandModelTests {
         #expect(found.withLock { $0.contains("a→b") })
     }
 
+    /// A stand of two 100 Hz pads: every strike on `a` (4-6 g, every 0.5 s) sets the stand
+    /// swaying, and idle `b` fires on the sway 120 and 250 ms later (at 5 % and 3 % of the
+    /// strike), past every window, and on the crosstalk of every other strike, 2 ms after it,
+    /// at 8 %. Those sway hits are within `a`'s sway (`swayShare`), so they do not make `b`
+    /// known as played: none of its crosstalk plays from the tenth strike on. Without the rule
+    /// the sway hits made it played, its crosstalk then counted as its own strikes, and all 35
+    /// of those hits played.
+    @Test func anIdlePadFiringOnItsStandsSwayIsNotTakenForPlayed() {
+        func crosstalkPlayed(swayShare: Double) -> Int {
+            var configuration = StandModel.Configuration()
+            configuration.swayShare = swayShare
+            let stands = StandCrosstalk(model: StandModel(configuration))
+            var id: UInt32 = 0
+            var played = 0
+            for k in 0..<80 {
+                let t = 1000 + Double(k) * 500
+                let strength = 4.0 + Double(k % 5) * 0.5
+                id += 1
+                _ = Self.decide(stands, "a", t, strength, id: id, rateHz: 100)
+                if k % 2 == 0 {
+                    id += 1
+                    if Self.decide(stands, "b", t + 2, strength * 0.08, id: id, rateHz: 100) != .crosstalk, k >= 10 { played += 1 }
+                }
+                for (lag, share) in [(120.0, 0.05), (250.0, 0.03)] {
+                    id += 1
+                    _ = Self.decide(stands, "b", t + lag, strength * share, id: id, rateHz: 100)
+                }
+            }
+            return played
+        }
+        let with = crosstalkPlayed(swayShare: StandModel.Configuration().swayShare)
+        let without = crosstalkPlayed(swayShare: 0)
+        #expect(with == 0, "with the rule \(with) of 35 crosstalk hits played")
+        #expect(without > 30, "without it \(without)")
+    }
+
     /// Two stands: c's strikes never reach d. Once c has struck a few times with d silent (and
     /// ready: its one soft note, 0.1 g, long before), a soft note on d played with a loud strike
     /// on c (a unison, 2 ms apart) plays, though it is weaker than the prior would allow.

@@ -65,13 +65,15 @@ struct CorpusFixtureTests {
     /// its first clear sample even when the next looks quiet, but its mask starts where |h| rose
     /// without a break; and ringing that carries on the sample before it does not fire: measured
     /// 268 strokes found and 2 false hits (F1 0.993) before the slow ring hold (a stand's sway),
-    /// 265 and 1 (0.989) with it. Without the ringing test, 267 and 6 (0.983). Started from the earlier sample, a mask ended while the last stroke still rang,
-    /// which crossed 26–45 ms before the next stroke and took its place (F1 0.953, before the
-    /// ringing test); without the slow-rate onset, strokes were dated late (0.969).
+    /// 265 and 1 (0.989) with it; a stroke more lost, or a false hit more, still passes. Without
+    /// the ringing test, 267 and 6 (0.983). Started from the earlier sample, a mask ended while
+    /// the last stroke still rang, which crossed 26–45 ms before the next stroke and took its
+    /// place (F1 0.953, before the ringing test); without the slow-rate onset, strokes were
+    /// dated late (0.969).
     @Test func aLong100HzRollIsDatedWithoutEndingMasksEarly() {
         guard let result = Self.score("phone", "roll", in: Program.repositoryRoot + "/Tests/Fixtures/corpus-long/") else { return }
         #expect(result.strikes == 270)
-        #expect(result.f1 >= 0.987, "\(result)")
+        #expect(result.found >= 264 && result.falseHits <= 2, "\(result)")
     }
 
     @Test(arguments: profiles)

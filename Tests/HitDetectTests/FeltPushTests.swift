@@ -385,9 +385,10 @@ struct FeltCeilingTests {
         }
     }
 
-    /// The hits and felt pushes of `detector` over a stand fixture's pad log, read with x and y.
-    static func run(_ detector: inout AdaptiveDetector, fixture: String) throws -> (hits: [Hit], felt: [Hit]) {
-        let path = Program.repositoryRoot + "/Tests/Fixtures/stands/" + fixture
+    /// The hits and felt pushes of `detector` over a pad log in `Tests/Fixtures/FOLDER` (a stand
+    /// fixture's, by default), read with x and y.
+    static func run(_ detector: inout AdaptiveDetector, fixture: String, folder: String = "stands") throws -> (hits: [Hit], felt: [Hit]) {
+        let path = Program.repositoryRoot + "/Tests/Fixtures/" + folder + "/" + fixture
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let (_, batch) = try readLog(text, options: .init(readXY: true), file: path)
         var hits: [Hit] = [], firedAt: [Int] = [], felt: [(hit: Hit, at: Int)] = []
