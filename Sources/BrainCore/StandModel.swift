@@ -94,24 +94,31 @@ public struct StandModel: Sendable {
         /// would have witnessed (`witnessed`).
         public var unplayedRingTailMicros: Int64 = 100_000
         /// A hit within the sway of another pad's strikes (their strength, each decaying over
-        /// `swayMicros`) and no stronger than this many times the pair's coupling as now weighed
-        /// (its prior until it learns; never more than `priorCoupling`, which a faster receiver's
-        /// raised prior would pass) of it is no proof that its pad is played: it counts in
-        /// neither the pad's played hits (`unplayedHits`) nor, until the pad is known as played,
-        /// its strikes alone (`ownSoftStrikes`). A neighbour's strike sets the whole stand
-        /// swaying, and an idle pad's detector fires on the sway 0.1-0.4 s later, past every
-        /// window: those hits played, made the pad known as played, and then its crosstalk
+        /// `swayMicros`, from past the pair's window) and no stronger than this many times the
+        /// pair's coupling as now weighed (its prior until it learns; never more than
+        /// `priorCoupling`, which a faster receiver's raised prior would pass) × that sway is no
+        /// proof that its pad is played: it counts in neither the pad's played hits
+        /// (`unplayedHits`) nor, until the pad is known as played, its strikes alone
+        /// (`ownSoftStrikes`), and it sways no other pad. A neighbour's strike sets the whole
+        /// stand swaying, and an idle pad's detector fires on the sway 0.1-0.4 s later, past
+        /// the window: those hits played, made the pad known as played, and then its crosstalk
         /// counted as its own strikes, so its pairs never learned and silences bounded them low.
-        /// A pad on another stand, its pair bounded by silences, is swayed by nothing. On the
-        /// independent stand corpus (seeds 1-6) the idle pads' hits went 686 → 160 (phones),
-        /// 184 → 54 (Joy-Con) and 103 → 31 (DualSense) (crosstalk-notebook.md, "An idle pad on a
-        /// swaying stand"). 0: off.
+        /// A pad on another stand, its pair bounded by silences (to about 3 × its softest hit
+        /// over the strike), is swayed only by hits within a few times its softest. A pad whose
+        /// strokes all come within a louder pad's sway, and weaker than it could be, is known as
+        /// played later or not at all, and meanwhile judged as one that has hardly played (the
+        /// unplayed prior and ring tail): a probe of a pad keeping 8ths at 0.1-0.35 of the
+        /// backbeats beside it lost none of its strokes between them either way (those struck
+        /// with the backbeats were lost either way). On the independent stand corpus (seeds 1-6)
+        /// the idle pads' hits went 686 → 164 (phones), 184 → 54 (Joy-Con) and 103 → 31
+        /// (DualSense) (crosstalk-notebook.md, "An idle pad on a swaying stand"). 0: off.
         public var swayShare: Double = 1.3
         /// How long a strike's sway lasts (its time constant), µs. The sways are not kept in
         /// the state file: they are gone in a second.
         public var swayMicros: Int64 = 300_000
         /// A pad that has played this many hits (not judged crosstalk, on arrival or taken back,
-        /// nor felt) no longer takes `unplayedRingTailMicros`. A 1.6 kHz pad on a busy stand took
+        /// nor felt, nor within another pad's sway: `swayShare`) no longer takes
+        /// `unplayedRingTailMicros`. A 1.6 kHz pad on a busy stand took
         /// over 30 s to strike three times alone (`ownSoftStrikes`), and lost ghost notes to the
         /// long tail meanwhile. Not kept in the state file: after a restart every pad takes the
         /// long tail again (with its restored couplings) until it has played this many hits.
@@ -314,12 +321,13 @@ public struct StandModel: Sendable {
     /// How many strikes taught each pad's `ownSofts`.
     private var ownSoftCounts: [Int] = []
     /// How many hits each pad has played (not judged crosstalk, on arrival or taken back, nor
-    /// felt), counted in hindsight (`settle`), up to `unplayedHits`.
+    /// felt, nor within another pad's sway), counted in hindsight (`settle`), up to `unplayedHits`.
     private var playedCounts: [Int] = []
     /// Each pad's last few hits (strike time, strength), oldest first: whether it could answer.
     private var histories: [[(micros: Int64, strength: Double)]] = []
-    /// Each pad's sway: its strikes' strength, decaying over `swayMicros`, as of `swayAt`.
-    private var sways: [(level: Double, at: Int64)] = []
+    /// Each pad's last few strikes (strike time, strength), oldest first: its stand's sway
+    /// (`swayShare`).
+    private var swayStrikes: [[(micros: Int64, strength: Double)]] = []
     /// Evidence per ordered pair (source, receiver).
     public private(set) var pairs: [PairKey: Pair] = [:]
     private var recent: [Recent] = []
@@ -381,7 +389,7 @@ public struct StandModel: Sendable {
             ownSoftCounts.append(0)
             playedCounts.append(0)
             histories.append([])
-            sways.append((0, 0))
+            swayStrikes.append([])
         }
         if let rateHz, rateHz.isFinite, rateHz >= 1 {
             periods[number] = Int64((1e6 / rateHz).rounded())
@@ -603,29 +611,39 @@ public struct StandModel: Sendable {
         return rateFactor(source, receiver) <= 1 || strength > c.candidateRatio * strike
     }
 
-    /// `pad`'s sway now at `micros`: its strikes' strength, each decaying over `swayMicros`.
-    private func sway(_ pad: Int, at micros: Int64) -> Double {
-        let age = micros.saturatingSubtract(sways[pad].at)
-        guard age >= 0 else { return sways[pad].level }
-        return sways[pad].level * exp(-Double(age) / Double(configuration.swayMicros))
+    /// Strikes kept per pad for its sway.
+    static let swayLength = 6
+
+    /// `source`'s sway on `receiver` at `micros`: the strongest of its strikes before then and
+    /// past the pair's window (whose hits the window judges), each decaying over `swayMicros`.
+    private func sway(_ source: Int, on receiver: Int, at micros: Int64) -> Double {
+        let after = window(source, receiver).after
+        var most = 0.0
+        for strike in swayStrikes[source] {
+            let age = micros.saturatingSubtract(strike.micros)
+            guard age > after else { continue }
+            most = max(most, strike.strength * exp(-Double(age) / Double(configuration.swayMicros)))
+        }
+        return most
     }
 
     /// A strike of `strength` on `pad` at `micros` (in hindsight: `settle`) sets its stand swaying.
     private mutating func addSway(_ pad: Int, at micros: Int64, strength: Double) {
         guard configuration.swayShare > 0, configuration.swayMicros > 0, strength.isFinite, strength > 0 else { return }
-        let now = sway(pad, at: micros)
-        sways[pad] = (max(now, strength), max(micros, sways[pad].at))
+        swayStrikes[pad].append((micros, strength))
+        if swayStrikes[pad].count > Self.swayLength { swayStrikes[pad].removeFirst() }
     }
 
-    /// Whether a hit of `strength` on `receiver` at `micros` is no more than the sway of another
-    /// pad's strikes before it could cause: `swayShare` of it (less where the source's sensor is
-    /// the faster, as the prior is: `rateFactor`).
+    /// Whether a hit of `strength` on `receiver` at `micros` is no more than another pad's sway
+    /// could cause: `swayShare` × the pair's coupling as now weighed (`coupling(_:)`: the prior,
+    /// what silences bound it to, or what it learned × `margin`), never over `priorCoupling` (a
+    /// faster receiver's prior is raised), × that sway.
     private func isSwayed(_ receiver: Int, at micros: Int64, strength: Double) -> Bool {
-        guard configuration.swayShare > 0, configuration.swayMicros > 0 else { return false }
-        for source in padKeys.indices where source != receiver {
+        let c = configuration
+        guard c.swayShare > 0, c.swayMicros > 0 else { return false }
+        for source in padKeys.indices where source != receiver && !swayStrikes[source].isEmpty {
             let key = PairKey(source: source, receiver: receiver)
-            let coupling = min(pairs[key] == nil ? priorCoupling(key) : coupling(key).value, configuration.priorCoupling)
-            if configuration.swayShare * coupling * sway(source, at: micros) >= strength { return true }
+            if c.swayShare * min(coupling(key).value, c.priorCoupling) * sway(source, on: receiver, at: micros) >= strength { return true }
         }
         return false
     }
@@ -870,7 +888,7 @@ public struct StandModel: Sendable {
                 guard let most = caused(by: other, on: strike.pad) else { return true }
                 return most + floorAllowance(strike.pad) >= strike.strength
             }
-            if !strike.felt { addSway(strike.pad, at: strike.strikeMicros, strength: strike.strength) }
+            if !strike.felt && !swayed { addSway(strike.pad, at: strike.strikeMicros, strength: strike.strength) }
             if alone && !(swayed && !isPlayed(strike.pad)) && !strike.felt { learnOwnStrike(strike.pad, strength: strike.strength) }
             for receiver in padKeys.indices where receiver != strike.pad {
                 // Another strike around it, on a third pad, could as well have caused what the
