@@ -93,25 +93,29 @@ public struct StandModel: Sendable {
         /// gone, it no longer waited for its own cause, a slow pad's late hit, whose strength it
         /// would have witnessed (`witnessed`).
         public var unplayedRingTailMicros: Int64 = 100_000
-        /// A hit within the sway of another pad's strikes (their strength, each decaying over
-        /// `swayMicros`, from past the pair's window) and no stronger than this many times the
-        /// pair's coupling as now weighed (its prior until it learns; never more than
-        /// `priorCoupling`, which a faster receiver's raised prior would pass) × that sway is no
-        /// proof that its pad is played: it counts in neither the pad's played hits
+        /// How much of another pad's sway, × the pair's coupling, a hit may be and still be no
+        /// proof that its pad is played (0: off). A hit is swayed where its strength ≤
+        /// `swayShare` × min(the pair's coupling as now weighed, `priorCoupling`) × the strongest
+        /// of the other pad's last six strikes before it and past the pair's window, each
+        /// decaying over `swayMicros` (a faster receiver's raised prior would pass
+        /// `priorCoupling`). A swayed hit counts in neither the pad's played hits
         /// (`unplayedHits`) nor, until the pad is known as played, its strikes alone
-        /// (`ownSoftStrikes`), and it sways no other pad. A neighbour's strike sets the whole
-        /// stand swaying, and an idle pad's detector fires on the sway 0.1-0.4 s later, past
-        /// the window: those hits played, made the pad known as played, and then its crosstalk
-        /// counted as its own strikes, so its pairs never learned and silences bounded them low.
-        /// A pad on another stand, its pair bounded by silences (to about 3 × its softest hit
-        /// over the strike), is swayed only by hits within a few times its softest. A pad whose
-        /// strokes all come within a louder pad's sway, and weaker than it could be, is known as
-        /// played later or not at all, and meanwhile judged as one that has hardly played (the
-        /// unplayed prior and ring tail): a probe of a pad keeping 8ths at 0.1-0.35 of the
-        /// backbeats beside it lost none of its strokes between them either way (those struck
-        /// with the backbeats were lost either way). On the independent stand corpus (seeds 1-6)
-        /// the idle pads' hits went 686 → 164 (phones), 184 → 54 (Joy-Con) and 103 → 31
-        /// (DualSense) (crosstalk-notebook.md, "An idle pad on a swaying stand"). 0: off.
+        /// (`ownSoftStrikes`), and sways no other pad.
+        ///
+        /// Why: a neighbour's strike sets the whole stand swaying, and an idle pad's detector
+        /// fires on the sway 0.1-0.4 s later, past the window. Those hits played, made the pad
+        /// known as played, and then its crosstalk counted as its own strikes, so its pairs
+        /// never learned and silences bounded them low. On the independent stand corpus (seeds
+        /// 1-6) the idle pads' hits went 686 → 164 (phones), 184 → 54 (Joy-Con) and 103 → 31
+        /// (DualSense) (crosstalk-notebook.md, "An idle pad on a swaying stand").
+        ///
+        /// Limits: a pad on another stand, its pair bounded by silences (to about 3 × its softest
+        /// hit over the strike), is swayed only by hits within a few times its softest. A pad
+        /// whose strokes all come within a louder pad's sway, and no stronger than that sway
+        /// could cause, is known as played later or not at all, and meanwhile judged as one that
+        /// has hardly played (the unplayed prior and ring tail; the notebook's probe of such a
+        /// pad lost no stroke more). The sway includes the pair's ring tail, which the live
+        /// decision judges too.
         public var swayShare: Double = 1.3
         /// How long a strike's sway lasts (its time constant), µs. The sways are not kept in
         /// the state file: they are gone in a second.

@@ -164,6 +164,33 @@ struct StandModelTests {
         #expect(without.crosstalk > 30 && without.sway > 60, "without it \(without)")
     }
 
+    /// Only another pad's strikes before a hit sway it: pad b strikes alone three times (1 g),
+    /// each 100 ms before an 8 g strike on a, whose hit arrives first (b's link is slower).
+    /// b's strikes settle after a's, and a strike dated after them must not sway them (the sway
+    /// once took the newest strike's level for a hit before it): b is known as played, and its
+    /// hit at a quarter of a's strike struck with it plays, as on a played pad (with the sway
+    /// off too), not crosstalk by the idle prior.
+    @Test func aStrikeDatedAfterAHitDoesNotSwayIt() {
+        for swayShare in [StandModel.Configuration().swayShare, 0] {
+            var configuration = StandModel.Configuration()
+            configuration.swayShare = swayShare
+            let stands = StandCrosstalk(model: StandModel(configuration))
+            var id: UInt32 = 0
+            for k in 0..<3 {
+                let t = 1000 + Double(k) * 600
+                id += 1
+                _ = Self.decide(stands, "a", t + 100, 8, id: id)
+                id += 1
+                _ = Self.decide(stands, "b", t, 1.0, id: id, arrivalMs: t + 120)
+            }
+            id += 1
+            _ = Self.decide(stands, "a", 5_000, 4, id: id)
+            id += 1
+            let stroke = Self.decide(stands, "b", 5_001, 1.0, id: id)
+            #expect(stroke != .crosstalk, "sway \(swayShare): \(stroke)")
+        }
+    }
+
     /// Two stands: c's strikes never reach d. Once c has struck a few times with d silent (and
     /// ready: its one soft note, 0.1 g, long before), a soft note on d played with a loud strike
     /// on c (a unison, 2 ms apart) plays, though it is weaker than the prior would allow.
