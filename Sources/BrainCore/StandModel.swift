@@ -893,7 +893,7 @@ public struct StandModel: Sendable {
                 return most + floorAllowance(strike.pad) >= strike.strength
             }
             if !strike.felt && !swayed { addSway(strike.pad, at: strike.strikeMicros, strength: strike.strength) }
-            if alone && !(swayed && !isPlayed(strike.pad)) && !strike.felt { learnOwnStrike(strike.pad, strength: strike.strength) }
+            if alone && (!swayed || isPlayed(strike.pad)) && !strike.felt { learnOwnStrike(strike.pad, strength: strike.strength) }
             for receiver in padKeys.indices where receiver != strike.pad {
                 // Another strike around it, on a third pad, could as well have caused what the
                 // receiver felt: a hit there says nothing of this pair (a ride struck with the

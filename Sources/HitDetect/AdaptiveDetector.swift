@@ -581,7 +581,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                 // Under about 170 Hz it holds what the ringing test leaves unexplained, and within
                 // the mask of a hit the pad fired (from which it starts again) only a share of it
                 // (`slowRingHoldMs`, `slowMaskHoldShare`).
-                let slow = slowRingHold(dt: dt)
+                let slow = Self.isSlowRate(dt: dt)
                 var held = slow ? unexplained : departure
                 if slow, lastWasFired, case .masked = state { held *= c.slowMaskHoldShare }
                 let level = max(held, ringLevel * exp(-dt * 1000 / (slow ? c.slowRingHoldMs : c.ringHoldMs)))
@@ -834,17 +834,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
     }
 
-    /// Whether the ring hold works as under about 170 Hz (`slowRingHoldMs`): by this sample's
-    /// step, as the other rate rules are, so at 200-250 Hz the step over a dropped sample works
-    /// so too. Judged by the sensor's period instead, the independent Joy-Con and DualSense
-    /// stands (seeds 1-6) missed 13 strokes more, with 5 hits more no strike explains and 10 more
-    /// on idle pads.
-    private func slowRingHold(dt: Double) -> Bool { Self.isSlowRate(dt: dt) }
-
     /// Whether the ring hold judges at a sample period of `dt`: on, and under 500 Hz (under
-    /// about 170 Hz only with `slowRingHoldMs`).
+    /// about 170 Hz only with `slowRingHoldMs`). Slow or not goes by this sample's step, as the
+    /// other rate rules do, so at 200-250 Hz the step over a dropped sample is judged as a slow
+    /// rate's: judged by the sensor's period instead, the independent Joy-Con and DualSense
+    /// stands (seeds 1-6) missed 13 strokes more, with 5 hits more no strike explains and 10
+    /// more on idle pads.
     private func ringHoldJudges(dt: Double) -> Bool {
-        configuration.ringHold > 0 && dt > Self.fastRatePeriod && (!slowRingHold(dt: dt) || configuration.slowRingHoldMs > 0)
+        configuration.ringHold > 0 && dt > Self.fastRatePeriod && (!Self.isSlowRate(dt: dt) || configuration.slowRingHoldMs > 0)
     }
 
     /// Whether the ringing test's learned model (`MountRinging`) learns and judges at a sample
@@ -991,7 +988,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // ringing test leaves unexplained: a stand's sway). Back to idle, as above. Not a soft
         // note in the ringing of a loud hit the pad fired (no more than that hit's re-arm level
         // at the onset): a ghost note a 16th after an accent rises over it.
-        if ringHoldJudges(dt: dt), (slowRingHold(dt: dt) ? unexplained : peak) < c.ringHold * scanRing,
+        if ringHoldJudges(dt: dt), (Self.isSlowRate(dt: dt) ? unexplained : peak) < c.ringHold * scanRing,
            !(c.ringHoldOwnG > 0 && peak >= c.ringHoldOwnG && !lastWasFelt
              && lastPeak >= c.ringHoldOwnFactor * peak && scanRing <= rearmLevel(at: time)
              && !(unexplained < c.ringHoldOwnShock * peak)) {
@@ -1086,7 +1083,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         lastPeakTime = now
         lastWasFelt = false
         lastWasFired = true
-        if ringHoldJudges(dt: dt), slowRingHold(dt: dt) { ringLevel = 0 }  // the slow ring hold starts again from the hit
+        if ringHoldJudges(dt: dt), Self.isSlowRate(dt: dt) { ringLevel = 0 }  // the slow ring hold starts again from the hit
         state = .masked(until: maskFrom + c.maskMs / 1000)
         return hit
     }

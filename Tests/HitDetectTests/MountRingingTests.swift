@@ -118,6 +118,12 @@ struct MountRingingTests {
         #expect(adaptive.mountRinging.a1 != -AdaptiveDetector.ringingCarry, "the strokes alone teach it")
     }
 
+    /// The strike times (the first column) of a labels or truth file under `Tests/Fixtures`.
+    static func strikeTimes(_ path: String) throws -> [Double] {
+        let text = try String(contentsOfFile: Program.repositoryRoot + "/Tests/Fixtures/" + path, encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+    }
+
     /// A phone snare on a simulated stand (`Tests/Fixtures/stands/kit4-seed9`, 40 s at 100 Hz):
     /// its mount rings on after two of its 12–13 g strikes, past the mask, by less than half a
     /// cycle a sample, and the fixed carry took a swing 55 and 68 ms after each for a strike.
@@ -125,9 +131,7 @@ struct MountRingingTests {
     /// ring hold is off in both, for it holds one of the two swings the fixed carry fires; as
     /// shipped, with the model and the hold, none fires and no strike is lost.)
     @Test func aPhonesMountRingingPastTheMaskFiresNoMoreOnceLearned() throws {
-        let labels = try String(contentsOfFile: Program.repositoryRoot + "/Tests/Fixtures/stands/kit4-seed9/snare.labels.csv",
-                                encoding: .utf8)
-        let strikes = labels.split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+        let strikes = try Self.strikeTimes("stands/kit4-seed9/snare.labels.csv")
         #expect(strikes.count == 80)
         func hits(learning: Bool) throws -> [Double] {
             var configuration = AdaptiveDetector.Configuration()
@@ -285,9 +289,7 @@ struct MountRingingTests {
     /// 1.09 g peak, 0.31 of it, just over the ringing test's 0.3): no shock of its own
     /// (`ringHoldOwnShock`), so it is held. Every other hit is as without the rule.
     @Test func aSwingOfTheLearnedRingingIsNoSoftNoteInIt() throws {
-        let truth = try String(contentsOfFile: Program.repositoryRoot + "/Tests/Fixtures/independent/phone-s4-snare.truth.csv",
-                               encoding: .utf8)
-        let strikes = truth.split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+        let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
         #expect(strikes.count == 43)
         func hits(shock: Double) throws -> [Double] {
             var configuration = AdaptiveDetector.Configuration()
