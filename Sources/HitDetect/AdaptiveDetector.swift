@@ -31,15 +31,25 @@ import Glibc
 ///   a strike never fires again, at 100 Hz or at 1.6 kHz alike (time, not samples). The start
 ///   is where |h| rose without a break (at 170–500 Hz, within a ringing the pad has learned,
 ///   what that ringing leaves of |h|), even when the hit is dated earlier (`onset`).
-/// - **Rescan (500 Hz and faster, `rescan`):** a scan begun on a neighbour's crosstalk (a
-///   smooth push of a few tenths of a g) may meet the pad's own stroke, struck 2–4 ms later, or
-///   another pad's crosstalk: a step from one sample to the next steeper than any before it (by
-///   three noise floors) and larger than the candidate's whole swing so far, more than a sample
-///   after the onset. The scan starts again from the sample before that step (once, for
-///   `scanMs` more: the hit comes up to that much later), and the hit is dated there
-///   and measured whole, not at the first crosstalk's onset and at part of what followed (which
-///   the brain then took for the neighbour's crosstalk, or could not tie to the second pad's
-///   strike). A stroke's own ringing is never larger than its shock.
+/// - **Rescan (`rescan`):** a scan begun on a neighbour's crosstalk (a smooth push of a few
+///   tenths of a g) may meet the pad's own stroke, struck 2–4 ms later, or another pad's
+///   crosstalk: a step from one sample to the next steeper than any before it (by three noise
+///   floors) and larger than the candidate's whole swing so far, more than a sample after the
+///   onset. The scan starts again from the sample before that step (once, for `scanMs` more:
+///   the hit comes up to that much later), and the hit is dated there and measured whole, not
+///   at the first crosstalk's onset and at part of what followed (which the brain then took
+///   for the neighbour's crosstalk, or could not tie to the second pad's strike). A stroke's
+///   own ringing is never larger than its shock.
+///
+///   Under 500 Hz the step must be `slowRescanFactor` (3) times the swing so far. There a
+///   candidate begun on a swing of the stand's sway or of the pad's own ringing, its onset
+///   walked back up to three samples, met the stroke that followed in its scan and was dated 25–50 ms
+///   early: a stroke missed and a hit no strike explains at once (the independent phone stands,
+///   seeds 1–6: 173 of the 235 strokes missed). A stroke's own first sample can be followed by
+///   a swing back 1.5–3 times as large (a mount ringing near the Nyquist frequency), which
+///   the step at 1 times took for a second stroke (our phone stands, seeds 1–20: 117 → 238
+///   strokes missed); at 3 times our stands lost none, and a stroke 3 times the sway it meets
+///   is dated at its step (`MountRingingTests.aStrokeMetInASwaysScanIsDatedAtItsStep`).
 /// - **Break-through:** within the mask, a sample whose |h| passes `breakFactor` (4) × the last
 ///   hit's peak (held as below), and whose trigger passes the thresholds, starts a strike: a pad's
 ///   ringing never rises above the strike that rang it, but a weak hit (the crosstalk of a flam's
@@ -396,11 +406,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// and felt-ceiling tests), whose ringing is weak for its depth (the break-through in
         /// the type's notes); 0: `breakFactor` (and with `breakFactor` 0 the mask is absolute here too).
         public var feltBreakFactor = 2.5
-        /// At 500 Hz and faster, a candidate whose scan meets a step from one sample to the next
-        /// steeper than any before it (by three noise floors) and larger than its whole swing so
-        /// far, more than a sample after its onset, is scanned again from that step (the rescan
+        /// A candidate whose scan meets a step from one sample to the next steeper than any before
+        /// it (by three noise floors) and larger than its whole swing so far (under 500 Hz,
+        /// `slowRescanFactor` times it), more than a sample after its onset, is scanned again from that step (the rescan
         /// in the type's notes). false: off.
         public var rescan = true
+        /// Under 500 Hz the rescan's step must be larger than this many times the candidate's
+        /// whole swing so far (the rescan in the type's notes); 0: no rescan under 500 Hz.
+        public var slowRescanFactor = 3.0
         public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
         /// `velocity`'s full scale in g at 500 Hz and faster, where the sensor's band lets a
         /// stick's 1.5–3.5 ms shock through nearly whole: on the corpus, strikes of 4–8 g measure
@@ -636,11 +649,13 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             let unexplainedPeak = max(unexplainedSoFar, unexplained)
             let stepNow = abs(z - recentZ.0)
             let steepest = max(stepSoFar, stepNow)
-            // The first step steeper than all before it and larger than the whole swing so far,
-            // more than a sample after the onset (fast rates): the sample before it is where the
-            // stroke began (`jumpAt`: nan before any, infinity once rescanned).
-            let jumps = c.rescan && dt <= Self.fastRatePeriod && jumpedAt.isNaN && time - startTime > 1.5 * dt
-                && stepNow - 3 * noiseFloor > stepSoFar && stepNow > swing.deviation
+            // The first step steeper than all before it and larger than the whole swing so far
+            // (under 500 Hz, `slowRescanFactor` times it), more than a sample after the onset: the
+            // sample before it is where the stroke began (`jumpAt`: nan before any, infinity once
+            // rescanned).
+            let jumpFactor = dt <= Self.fastRatePeriod ? 1 : c.slowRescanFactor
+            let jumps = c.rescan && jumpFactor > 0 && jumpedAt.isNaN && time - startTime > 1.5 * dt
+                && stepNow - 3 * noiseFloor > stepSoFar && stepNow > jumpFactor * swing.deviation
             let jumpAt = jumps ? recentTime.0 : jumpedAt
             let jumpIndex = jumps ? index - 1 : jumpedIndex
             guard time >= until else {
