@@ -568,7 +568,8 @@ struct AdaptiveDetectorTests {
     /// stroke 250 ms into a third, its second 100 ms after the first; with the strokes taken
     /// out, nothing fires near them. (Earlier in a sway its swings fire near a stroke anyway, and
     /// this stroke's own ringing, 40 ms on, with them: the test cannot tell a stroke found there.)
-    /// The rescan under 500 Hz is off here but for the last checks, which say what it changes.
+    /// The rescan under 500 Hz is off here but for the last checks, which say what it changes
+    /// (as shipped, two of the sway's late swings fire).
     @Test func aStandSwayingAt100HzFiresNoMoreThanItsFirstSwings() {
         let rate = 100.0
         let sways = [0.5, 1.5, 2.5, 3.95]
@@ -616,11 +617,14 @@ struct AdaptiveDetectorTests {
         #expect(!strokes.contains { found($0.time, in: unstruck) }, "without the strokes: \(unstruck)")
         // As shipped, with the rescan under 500 Hz: the 1.75 s stroke, first dated a sample
         // early in the sway, is dated at its step, so its mask ends 10 ms later and its own
-        // ringing within it is held at the mask's share: its swing 50 ms on fires. And the swing
-        // right after the mask of the 2.61 s swing that fired (2.66 s) fires. No more than those.
+        // ringing within it is held at the mask's share: its swing 50 ms on (1.80 s) fires. And
+        // the swing right after the mask of the 2.61 s swing that fired (2.66 s) fires, which it
+        // did not before; why was not traced past this: the hold's state differs from the 1.75 s
+        // stroke on. Those two and no more.
         let shipped = hits(slowRingHoldMs: AdaptiveDetector.Configuration().slowRingHoldMs, rescan: true)
         #expect(strokes.allSatisfy { found($0.time, in: shipped) }, "as shipped: \(shipped)")
-        #expect(late(shipped, 0.12).count <= 2 && late(shipped, 0.04).count <= late(held, 0.04).count + 2, "as shipped: \(shipped)")
+        let added = late(shipped, 0.04).filter { hit in !late(held, 0.04).contains { abs($0 - hit) < 0.001 } }
+        #expect(added.count == 2 && abs(added[0] - 1.80) < 0.005 && abs(added[1] - 2.66) < 0.005, "as shipped: \(shipped)")
         #expect(shipped.contains { abs($0 - 1.75) <= 0.006 } && !held.contains { abs($0 - 1.75) <= 0.006 }, "as shipped \(shipped), held \(held)")
     }
 

@@ -314,9 +314,12 @@ struct MountRingingTests {
     /// The same snare: three strokes (1.97, 4.76 and 17.91 s) come while a candidate is being
     /// scanned, begun on a swing of the stand's sway or of the snare's own ringing (at 17.88 s,
     /// 96 ms after a 3.9 g strike), and the first hit was dated at that swing's onset, walked
-    /// back: 15–48 ms early. Each stroke's first step is over three times the swing before it,
-    /// so the scan starts again there (`slowRescanFactor`) and each is dated within 7 ms; no
-    /// strike found without the rule is lost, and no hit is added that no strike explains.
+    /// back: more than 10 ms early (15–22 ms here). Each stroke's step is over three times the
+    /// swing before it, so the scan starts again there (`slowRescanFactor`) and each is dated
+    /// within 7 ms. Every hit no strike explains with the rule is one without it too, and there
+    /// are fewer. One soft strike found without it is not (1.26 g at 10.22 s): the lean test
+    /// takes it for a push through the stand, for the way the pad learned its loud strokes move
+    /// it differs once they are dated at their step.
     @Test func aStrokeMetInASwaysScanIsDatedAtItsStep() throws {
         let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
         func hits(factor: Double) throws -> [Double] {
@@ -332,9 +335,40 @@ struct MountRingingTests {
             #expect(nearest(with, stroke) <= 0.007, "with the rule, near \(stroke): \(with)")
         }
         let tolerance = 0.025  // replay's: 2.5 sample periods
-        func found(_ hits: [Double]) -> Int { strikes.filter { nearest(hits, $0) <= tolerance }.count }
-        func unexplained(_ hits: [Double]) -> Int { hits.filter { nearest(strikes, $0) > tolerance }.count }
-        #expect(found(with) >= found(without) - 1, "found \(found(with)) against \(found(without))")
-        #expect(unexplained(with) < unexplained(without), "unexplained \(unexplained(with)) against \(unexplained(without))")
+        func unexplained(_ hits: [Double]) -> [Double] { hits.filter { nearest(strikes, $0) > tolerance } }
+        func notFound(_ hits: [Double]) -> [Double] { strikes.filter { nearest(hits, $0) > tolerance } }
+        #expect(Set(unexplained(with)).isSubset(of: Set(unexplained(without))) && unexplained(with).count < unexplained(without).count,
+                "no strike explains \(unexplained(with)) with the rule, \(unexplained(without)) without")
+        let lost = Set(notFound(with)).subtracting(notFound(without))
+        #expect(lost.allSatisfy { abs($0 - 10.2185) < 0.001 }, "found without the rule, not with it: \(lost.sorted())")
+    }
+
+    /// At 100 Hz a stroke whose first samples rise (0.08, 0.25, 0.40 g) and whose mount then
+    /// swings back 2.9 times as far (−0.75 g) is one stroke, dated at its first sample. Were the
+    /// rescan's step only larger than the swing so far (the fast rates' rule), the swing back
+    /// would be taken for the stroke, and each hit dated 34 ms late, past the 25 ms a hit may be
+    /// off by; at `slowRescanFactor` (3) each is dated within 5 ms.
+    @Test func aStrokesOwnSwingBackIsNoRescanAt100Hz() {
+        let shape = [0.08, 0.25, 0.40, -0.75, 0.5, -0.3, 0.15]
+        let strokes = [3.0, 5.0, 7.0, 9.0]
+        var z: [Double] = [], t: [Double] = []
+        for i in 0..<1200 {
+            var value = 1.0 + 0.004 * sin(Double(i) * 1.7)
+            for stroke in strokes {
+                let k = i - Int(stroke * 100)
+                if k >= 0 && k < shape.count { value += shape[k] }
+            }
+            z.append(value)
+            t.append(Double(i) / 100)
+        }
+        func hits(factor: Double) -> [Double] {
+            var configuration = AdaptiveDetector.Configuration()
+            configuration.slowRescanFactor = factor
+            var detector = AdaptiveDetector(configuration)
+            return detector.detect(z: z, time: t).map(\.time)
+        }
+        let shipped = hits(factor: AdaptiveDetector.Configuration().slowRescanFactor), once = hits(factor: 1)
+        #expect(shipped.count == strokes.count && zip(shipped, strokes).allSatisfy { abs($0 - $1) <= 0.005 }, "\(shipped)")
+        #expect(once.count == strokes.count && zip(once, strokes).allSatisfy { $0 - $1 > 0.025 }, "\(once)")
     }
 }
