@@ -107,7 +107,7 @@ public struct StandModel: Sendable {
         /// known as played, and then its crosstalk counted as its own strikes, so its pairs
         /// never learned and silences bounded them low. On the independent stand corpus (seeds
         /// 1-6) the idle pads' hits went 686 → 164 (phones), 184 → 54 (Joy-Con) and 103 → 31
-        /// (DualSense) (crosstalk-notebook.md, "An idle pad on a swaying stand").
+        /// (DualSense) (independent-stands-notebook.md, "An idle pad on a swaying stand").
         ///
         /// Limits: a pad on another stand, its pair bounded by silences (to about 3 × its softest
         /// hit over the strike), is swayed only by hits within a few times its softest. A pad

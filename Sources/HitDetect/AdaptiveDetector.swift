@@ -51,7 +51,7 @@ import Glibc
 ///   step at 1 times took for the stroke (our phone stands, seeds 1–20: strokes missed 117 →
 ///   238). At 3 times, strokes missed went 117 → 107 there and 235 → 134 on the independent
 ///   phones, for a few more hits no strike explains on some of our stands
-///   (crosstalk-notebook.md, "A stroke met in a sway's scan"; `MountRingingTests`). The
+///   (independent-stands-notebook.md, "A stroke met in a sway's scan"; `MountRingingTests`). The
 ///   strength is still measured from the level before the first onset, and the sub-sample
 ///   offset from the first onset's sample: measured again from the step, our fresh phone
 ///   stands of seeds 301–312 lost 5 strokes more (313–336: 2 fewer) and the independent idle
@@ -209,8 +209,8 @@ import Glibc
 ///   the independent stand corpus (`tools/corpus/independent`, seeds 1–6) the played pads' hits
 ///   no strike explains went 3909 → 2603 (phones), 706 → 425 (Joy-Con) and 579 → 308
 ///   (DualSense), strokes missed 199 → 221, 155 → 153 and 155 → 151; on `tools/corpus/stand`'s
-///   stands and the single-pad corpus nearly nothing moved (crosstalk-notebook.md, "A mount that
-///   rings past the mask").
+///   stands and the single-pad corpus nearly nothing moved (independent-stands-notebook.md, "A
+///   mount that rings past the mask").
 /// - **Ring hold (under 500 Hz):** a candidate whose peak |h| is under `ringHold` (1.5)
 ///   times the largest |h| before its onset, decaying over `ringHoldMs` (30 ms), carries on a
 ///   ringing that was already there and does not fire. What it is for: a neighbour's strike
@@ -247,7 +247,7 @@ import Glibc
 ///   period is about the mask's (45 ms: about 22 Hz) may do so swing after swing. It costs our own phone
 ///   stands strokes (kit4 and ride-kit, seeds 1–20 and 301–336, and the `--vary` stands: 794 →
 ///   866 missed, 138 → 104 false) and the single-pad phone grooves and rolls up to 0.012
-///   (crosstalk-notebook.md, "A stand that sways").
+///   (independent-stands-notebook.md, "A stand that sways").
 ///   Not a soft note in the ringing of a loud hit the pad fired: a candidate of `ringHoldOwnG`
 ///   (0.4 g) or more, at most 1 / `ringHoldOwnFactor` (3) of the re-arm's held peak (that
 ///   hit's, or a swing of its ringing within the mask that rose over it as it decayed), whose
@@ -369,7 +369,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// hold holds within the mask of a hit the pad fired (it starts again from that hit).
         /// Held in full there, a roll's next stroke was held by the last one's ringing; held not
         /// at all, each swing of a sway that fired cleared the hold, and the swing after its mask
-        /// fired too (crosstalk-notebook.md, "A stand that sways").
+        /// fired too (independent-stands-notebook.md, "A stand that sways").
         public var slowMaskHoldShare = 0.3
         /// The ring hold lets a candidate of at least this many g by where the pad's last
         /// event was a hit it fired (not a push it felt), the re-arm's held peak (that hit's, or

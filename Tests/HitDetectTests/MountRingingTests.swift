@@ -209,8 +209,8 @@ struct MountRingingTests {
     /// it): the ringing played after every stroke. Now such a window teaches (its own fit
     /// explains it), the model judges under 500 Hz once learned, and past the first strokes the
     /// ringing plays nothing; every stroke plays. (The independent stand corpus's 100-250 Hz
-    /// pads, whose mounts ring at 18-70 Hz over 30-150 ms: docs/crosstalk-notebook.md, "A mount that
-    /// rings past the mask".)
+    /// pads, whose mounts ring at 18-70 Hz over 30-150 ms: docs/independent-stands-notebook.md,
+    /// "A mount that rings past the mask".)
     @Test(arguments: [(100.0, 30.0), (200.0, 24.0), (250.0, 20.0)])
     func aMountRingingPastTheMaskAfterEveryStrokeIsLearnedAndPlaysNoMore(rate: Double, ringHz: Double) {
         let amplitudes = [3.0, 5.0, 2.5, 6.0, 4.0, 3.5]
