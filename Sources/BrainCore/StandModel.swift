@@ -357,6 +357,12 @@ public struct StandModel: Sendable {
     /// Hits kept per pad to tell whether it could answer a strike.
     static let historyLength = 6
 
+    /// Appends `strike` to a pad's `list`, keeping its `last` newest.
+    private static func keep(_ strike: (micros: Int64, strength: Double), in list: inout [(micros: Int64, strength: Double)], last: Int) {
+        list.append(strike)
+        if list.count > last { list.removeFirst(list.count - last) }
+    }
+
     /// Whether `receiver`'s detector could have answered crosstalk of `expected` g at
     /// `strikeMicros`: its own hits before then are past their mask and rang down below it.
     private func couldAnswer(_ receiver: Int, at strikeMicros: Int64, expected: Double, before: Int64) -> Bool {
@@ -634,8 +640,7 @@ public struct StandModel: Sendable {
     /// A strike of `strength` on `pad` at `micros` (in hindsight: `settle`) sets its stand swaying.
     private mutating func addSway(_ pad: Int, at micros: Int64, strength: Double) {
         guard configuration.swayShare > 0, configuration.swayMicros > 0, strength.isFinite, strength > 0 else { return }
-        swayStrikes[pad].append((micros, strength))
-        if swayStrikes[pad].count > Self.swayLength { swayStrikes[pad].removeFirst() }
+        Self.keep((micros, strength), in: &swayStrikes[pad], last: Self.swayLength)
     }
 
     /// Whether a hit of `strength` on `receiver` at `micros` is no more than another pad's sway
@@ -826,8 +831,7 @@ public struct StandModel: Sendable {
                                isSource: Bool = true, felt: Bool = false, cause: UInt32? = nil) -> [PairKey] {
         let found = settle(before: strikeMicros)
         floors[pad] = min(floors[pad] ?? strength, strength)
-        if histories[pad].count == Self.historyLength { histories[pad].removeFirst() }
-        histories[pad].append((strikeMicros, strength))
+        Self.keep((strikeMicros, strength), in: &histories[pad], last: Self.historyLength)
         if isSource { louds[pad] = max(louds[pad] * (1 - configuration.forgetting), strength) }
         recent.append(Recent(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id, isSource: isSource,
                              felt: felt, cause: cause))

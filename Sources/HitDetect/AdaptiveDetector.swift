@@ -659,7 +659,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             // (under 500 Hz, `slowRescanFactor` times it), more than a sample after the onset: the
             // sample before it is where the stroke began (`jumpAt`: nan before any, infinity once
             // rescanned).
-            let jumpFactor = dt <= Self.fastRatePeriod ? 1 : c.slowRescanFactor
+            let slowScan = dt > Self.fastRatePeriod
+            let jumpFactor = slowScan ? c.slowRescanFactor : 1
             let jumps = c.rescan && jumpFactor > 0 && jumpedAt.isNaN && time - startTime > 1.5 * dt
                 && stepNow - 3 * noiseFloor > stepSoFar && stepNow > jumpFactor * swing.deviation
             let jumpAt = jumps ? recentTime.0 : jumpedAt
@@ -667,7 +668,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             // Under 500 Hz the ring hold judges the rescanned hit against its level before the
             // new onset, which the swing just scanned may have raised (once a jump is found, the
             // first candidate never fires).
-            if jumps, dt > Self.fastRatePeriod { scanRing = ringLevelBefore(1) }
+            if jumps, slowScan { scanRing = ringLevelBefore(1) }
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
                                   base: base, swing: widest, around: aroundWidest, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest,

@@ -118,6 +118,16 @@ struct MountRingingTests {
         #expect(adaptive.mountRinging.a1 != -AdaptiveDetector.ringingCarry, "the strokes alone teach it")
     }
 
+    /// The hit times of a detector, its defaults changed by `configure`, over the pad log
+    /// `fixture` in `Tests/Fixtures/FOLDER` (`FeltCeilingTests.run`).
+    static func fixtureHits(_ fixture: String, folder: String = "stands",
+                            _ configure: (inout AdaptiveDetector.Configuration) -> Void = { _ in }) throws -> [Double] {
+        var configuration = AdaptiveDetector.Configuration()
+        configure(&configuration)
+        var detector = AdaptiveDetector(configuration)
+        return try FeltCeilingTests.run(&detector, fixture: fixture, folder: folder).hits.map(\.time)
+    }
+
     /// The strike times (the first column) of a labels or truth file under `Tests/Fixtures`.
     static func strikeTimes(_ path: String) throws -> [Double] {
         let text = try String(contentsOfFile: Program.repositoryRoot + "/Tests/Fixtures/" + path, encoding: .utf8)
@@ -135,11 +145,7 @@ struct MountRingingTests {
         let strikes = try Self.strikeTimes("stands/kit4-seed9/snare.labels.csv")
         #expect(strikes.count == 80)
         func hits(learning: Bool) throws -> [Double] {
-            var configuration = AdaptiveDetector.Configuration()
-            configuration.learnsRinging = learning
-            configuration.slowRingHoldMs = 0
-            var detector = AdaptiveDetector(configuration)
-            return try FeltCeilingTests.run(&detector, fixture: "kit4-seed9/snare.csv").hits.map(\.time)
+            try Self.fixtureHits("kit4-seed9/snare.csv") { $0.learnsRinging = learning; $0.slowRingHoldMs = 0 }
         }
         // What a strike's ringing fires: a hit 45–80 ms after a strike and near none.
         func ringing(_ hits: [Double]) -> [Double] {
@@ -155,8 +161,7 @@ struct MountRingingTests {
         #expect(Set(found(fixed)).isSubset(of: Set(found(learned))), "lost: \(Set(found(fixed)).subtracting(found(learned)).sorted())")
         let score = { (hits: [Double]) in HitScore(hitTimes: hits, labelTimes: strikes, tolerance: tolerance) }
         #expect(score(learned).falsePositives < score(fixed).falsePositives, "\(score(learned)) against \(score(fixed))")
-        var shippedDetector = AdaptiveDetector()
-        let shipped = try FeltCeilingTests.run(&shippedDetector, fixture: "kit4-seed9/snare.csv").hits.map(\.time)
+        let shipped = try Self.fixtureHits("kit4-seed9/snare.csv")
         #expect(ringing(shipped).isEmpty, "as shipped: \(ringing(shipped))")
         // As shipped, one strike the fixed carry finds may be held: a 1.5 g ghost 138 ms after a
         // 12.7 g strike (13.70 s) sits on the ring hold's edge, 0.108 g left unexplained against a
@@ -298,10 +303,7 @@ struct MountRingingTests {
         let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
         #expect(strikes.count == 43)
         func hits(shock: Double) throws -> [Double] {
-            var configuration = AdaptiveDetector.Configuration()
-            configuration.ringHoldOwnShock = shock
-            var detector = AdaptiveDetector(configuration)
-            return try FeltCeilingTests.run(&detector, fixture: "phone-s4-snare.csv", folder: "independent").hits.map(\.time)
+            try Self.fixtureHits("phone-s4-snare.csv", folder: "independent") { $0.ringHoldOwnShock = shock }
         }
         let tolerance = 0.025  // replay's: 2.5 sample periods
         let swing = 12.27
@@ -323,10 +325,7 @@ struct MountRingingTests {
     @Test func aStrokeMetInASwaysScanIsDatedAtItsStep() throws {
         let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
         func hits(factor: Double) throws -> [Double] {
-            var configuration = AdaptiveDetector.Configuration()
-            configuration.slowRescanFactor = factor
-            var detector = AdaptiveDetector(configuration)
-            return try FeltCeilingTests.run(&detector, fixture: "phone-s4-snare.csv", folder: "independent").hits.map(\.time)
+            try Self.fixtureHits("phone-s4-snare.csv", folder: "independent") { $0.slowRescanFactor = factor }
         }
         let without = try hits(factor: 0), with = try hits(factor: AdaptiveDetector.Configuration().slowRescanFactor)
         func nearest(_ found: [Double], _ t: Double) -> Double { found.map { abs($0 - t) }.min() ?? .infinity }
