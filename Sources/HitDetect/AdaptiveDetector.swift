@@ -56,6 +56,19 @@ import Glibc
 ///   offset from the first onset's sample: measured again from the step, our fresh phone
 ///   stands of seeds 301–312 lost 5 strokes more (313–336: 2 fewer) and the independent idle
 ///   phones played 14 hits more.
+///
+///   Where the ringing test judges (`ringingRescan`), a candidate whose samples so far the
+///   pad's ringing explains (it leaves under `ringingShare` of their peak) and whose scan meets
+///   a sample it leaves that much unexplained is scanned again from that sample, dated there
+///   (the ring hold judging against its level before it). A swing of the pad's own ringing
+///   crossed, its onset walked back, and a ghost note's first sample in the scan made it pass
+///   the ringing test: the hit was dated at the swing, 25–40 ms before the ghost, which its
+///   mask then hid. On the independent phone stands (seeds 1–6) strokes missed went 134 → 69
+///   and hits no strike explains 886 → 695 (held out, 7–10: 95 → 40, 682 → 583), but their
+///   idle pads played 107 → 132 (69 → 118): with unisons dated right, the brain learns a
+///   pair from fewer of its source's strikes (a unison's are shared), and after a run of
+///   silences it dropped an idle pad's coupling to a neighbour (independent-stands-notebook.md, "A ghost met in its own ringing's scan";
+///   `MountRingingTests.aGhostMetInItsRingingsScanIsDatedWhereTheRingingLeavesIt`).
 /// - **Break-through:** within the mask, a sample whose |h| passes `breakFactor` (4) × the last
 ///   hit's peak (held as below), and whose trigger passes the thresholds, starts a strike: a pad's
 ///   ringing never rises above the strike that rang it, but a weak hit (the crosstalk of a flam's
@@ -420,6 +433,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// Under 500 Hz the rescan's step must be larger than this many times the candidate's
         /// whole swing so far (the rescan in the type's notes); 0: no rescan under 500 Hz.
         public var slowRescanFactor = 3.0
+        /// Where the ringing test judges (under 500 Hz), a candidate whose samples so far the
+        /// pad's ringing explains (what it leaves is under `ringingShare` of their peak) and whose
+        /// scan then meets a sample it leaves that much unexplained is scanned again from that
+        /// sample, and dated there (the rescan in the type's notes). false: off.
+        public var ringingRescan = true
         public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
         /// `velocity`'s full scale in g at 500 Hz and faster, where the sensor's band lets a
         /// stick's 1.5–3.5 ms shock through nearly whole: on the corpus, strikes of 4–8 g measure
@@ -663,12 +681,17 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             let jumpFactor = slowScan ? c.slowRescanFactor : 1
             let jumps = c.rescan && jumpFactor > 0 && jumpedAt.isNaN && time - startTime > 1.5 * dt
                 && stepNow - 3 * noiseFloor > stepSoFar && stepNow > jumpFactor * swing.deviation
-            let jumpAt = jumps ? recentTime.0 : jumpedAt
-            let jumpIndex = jumps ? index - 1 : jumpedIndex
+            // Where the ringing test judges: the first sample the pad's ringing leaves
+            // unexplained (`ringingRescan`), after a start it explained, is where the stroke began.
+            let ringingJumps = c.rescan && c.ringingRescan && !jumps && jumpedAt.isNaN && time > startTime && unexplainedSoFar.isFinite
+                && unexplainedSoFar < Self.ringingShare * peak && unexplained >= Self.ringingShare * max(peak, departure)
+            let jumpAt = jumps ? recentTime.0 : ringingJumps ? time : jumpedAt
+            let jumpIndex = jumps ? index - 1 : ringingJumps ? index : jumpedIndex
             // Under 500 Hz the ring hold judges the rescanned hit against its level before the
             // new onset, which the swing just scanned may have raised (once a jump is found, the
             // first candidate never fires).
             if jumps, slowScan { scanRing = ringLevelBefore(1) }
+            if ringingJumps, slowScan { scanRing = ringLevelBefore(0) }
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
                                   base: base, swing: widest, around: aroundWidest, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest,
