@@ -57,17 +57,22 @@ import Glibc
 ///   stands of seeds 301–312 lost 5 strokes more (313–336: 2 fewer) and the independent idle
 ///   phones played 14 hits more.
 ///
-///   Where the ringing test judges (`ringingRescan`), a candidate whose samples so far the
-///   pad's ringing explains (it leaves under `ringingShare` of their peak) and whose scan meets
-///   a sample it leaves that much unexplained is scanned again from that sample, dated there
-///   (the ring hold judging against its level before it). A swing of the pad's own ringing
-///   crossed, its onset walked back, and a ghost note's first sample in the scan made it pass
-///   the ringing test: the hit was dated at the swing, 25–40 ms before the ghost, which its
-///   mask then hid. On the independent phone stands (seeds 1–6) strokes missed went 134 → 69
-///   and hits no strike explains 886 → 695 (held out, 7–10: 95 → 40, 682 → 583), but their
-///   idle pads played 107 → 132 (69 → 118): with unisons dated right, the brain learns a
-///   pair from fewer of its source's strikes (a unison's are shared), and after a run of
-///   silences it dropped an idle pad's coupling to a neighbour (independent-stands-notebook.md, "A ghost met in its own ringing's scan";
+///   Where the ringing test judges (`ringingRescan`; under 170 Hz with the fixed carry until the
+///   pad has learned its ringing), a candidate whose samples so far the ringing explains (it
+///   leaves under `ringingShare` of their peak) and whose scan meets a sample it leaves that
+///   much unexplained is scanned again from that sample and dated there (the ring hold judging
+///   against its level before it; the strength, and the sub-sample offset from rest, still from
+///   the first onset). A swing of the pad's own ringing crossed, its onset walked back, and a
+///   ghost note's first sample in the scan made it pass the ringing test: the hit was dated at
+///   the swing, 25–50 ms before the ghost, which its mask then hid. A scan rescans once, by
+///   whichever rule finds its sample first (the step's, on the same sample). On the
+///   independent phone stands (seeds 1–6) strokes missed went 134 → 69 and hits no strike
+///   explains 886 → 695 (held out, 7–10: 95 → 40, 682 → 583), but their idle pads played
+///   107 → 132 (69 → 118): with unisons dated right, the brain learns a pair from fewer of its
+///   source's strikes (a unison's are shared), and after a run of silences it dropped an idle
+///   pad's coupling to a neighbour; weighing an idle pad's silences against its recent hits
+///   (`StandModel.Configuration.silenceFromRecentFloor`) brought them to 102 and 63
+///   (independent-stands-notebook.md, "A ghost met in its own ringing's scan";
 ///   `MountRingingTests.aGhostMetInItsRingingsScanIsDatedWhereTheRingingLeavesIt`).
 /// - **Break-through:** within the mask, a sample whose |h| passes `breakFactor` (4) × the last
 ///   hit's peak (held as below), and whose trigger passes the thresholds, starts a strike: a pad's
@@ -428,7 +433,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// A candidate whose scan meets a step from one sample to the next steeper than any
         /// before it (by three noise floors) and larger than its whole swing so far (under
         /// 500 Hz, `slowRescanFactor` times it), more than a sample after its onset, is scanned
-        /// again from that step (the rescan in the type's notes). false: off.
+        /// again from that step (the rescan in the type's notes). false: off, and
+        /// `ringingRescan` with it.
         public var rescan = true
         /// Under 500 Hz the rescan's step must be larger than this many times the candidate's
         /// whole swing so far (the rescan in the type's notes); 0: no rescan under 500 Hz.
@@ -436,7 +442,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// Where the ringing test judges (under 500 Hz), a candidate whose samples so far the
         /// pad's ringing explains (what it leaves is under `ringingShare` of their peak) and whose
         /// scan then meets a sample it leaves that much unexplained is scanned again from that
-        /// sample, and dated there (the rescan in the type's notes). false: off.
+        /// sample, and dated there (the rescan in the type's notes). false: off; `rescan` false
+        /// turns this off too.
         public var ringingRescan = true
         public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
         /// `velocity`'s full scale in g at 500 Hz and faster, where the sensor's band lets a

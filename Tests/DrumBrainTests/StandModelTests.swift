@@ -60,6 +60,16 @@ struct StandModelTests {
         }
     }
 
+    /// Plays `strikes` strikes of `strength` on `pad`, 250 ms apart from `from` ms, that no other
+    /// pad answers. Numbers the hits from `id`.
+    static func unanswered(_ stands: StandCrosstalk, _ pad: String, strikes: Int, strength: Double, from: Double,
+                           id: inout UInt32) {
+        for k in 0..<strikes {
+            id += 1
+            _ = decide(stands, pad, from + Double(k) * 250, strength, id: id)
+        }
+    }
+
     /// A pad's detector sends crosstalk it felt as a push through the stand (`/drum/felt`), not
     /// as a hit: the stand learns from it just as from a hit, and it never plays, explained or
     /// not.
@@ -861,10 +871,7 @@ struct StandModelTests {
             Self.teach(stands, "snare", "racktom", strikes: 30, strength: 3, answer: 0.24, id: &id)
             id += 1
             _ = Self.decide(stands, "racktom", 9_000, 2, id: id)  // a stroke of its own: it has played a hit
-            for k in 0..<8 {  // loud strikes the racktom's detector let by
-                id += 1
-                _ = Self.decide(stands, "snare", 10_000 + Double(k) * 250, 12, id: id)
-            }
+            Self.unanswered(stands, "snare", strikes: 8, strength: 12, from: 10_000, id: &id)  // loud strikes the racktom's detector let by
             id += 1
             _ = Self.decide(stands, "snare", 13_000, 8, id: id)
             id += 1
@@ -876,14 +883,41 @@ struct StandModelTests {
             }
             // A long run of silences (the racktom moved to another stand) still brings it down:
             // the floor follows the response rate.
-            for k in 0..<30 {
-                id += 1
-                _ = Self.decide(stands, "snare", 14_000 + Double(k) * 250, 12, id: id)
-            }
+            Self.unanswered(stands, "snare", strikes: 30, strength: 12, from: 14_000, id: &id)
             id += 1
             _ = Self.decide(stands, "snare", 22_000, 12, id: id)
             id += 1
             #expect(Self.decide(stands, "racktom", 22_001, 0.9, id: id) != .crosstalk, "a moved pad's stroke")
+        }
+    }
+
+    /// An idle ride first fires at 0.09 g (its softest ever) and learns the racktom's crosstalk
+    /// at 12 % from six strikes of 3 g; twenty soft racktom strikes (1 g) it does not show fade
+    /// those answers under `trustedResponses`. Its trigger raised by a shaken stand, it then
+    /// shows none of eight 4 g strikes (0.48 g expected: over 3 × its softest ever, under 3 ×
+    /// its last hits' 0.36 g). Weighed against its recent hits (`silenceFromRecentFloor`) those
+    /// are no silences, the pair stays coupled, and the next 8 g strike's crosstalk is
+    /// cancelled; weighed against its softest ever, they dropped the pair and the crosstalk
+    /// played (the independent phone stands, seed 4).
+    @Test func anIdlePadsRaisedTriggerIsNoRunOfSilences() {
+        for recent in [true, false] {
+            var configuration = StandModel.Configuration()
+            configuration.silenceFromRecentFloor = recent
+            let stands = StandCrosstalk(model: StandModel(configuration))
+            var id: UInt32 = 1
+            _ = Self.decide(stands, "ride", 0, 0.09, id: id)
+            Self.teach(stands, "racktom", "ride", strikes: 6, strength: 3, answer: 0.36, from: 1_000, id: &id)
+            Self.unanswered(stands, "racktom", strikes: 20, strength: 1, from: 3_000, id: &id)
+            Self.unanswered(stands, "racktom", strikes: 8, strength: 4, from: 10_000, id: &id)
+            id += 1
+            _ = Self.decide(stands, "racktom", 12_500, 8, id: id)
+            id += 1
+            let crosstalk = Self.decide(stands, "ride", 12_501, 0.96, id: id)
+            if recent {
+                #expect(crosstalk == .crosstalk, "\(stands.model.couplings)")
+            } else {
+                #expect(crosstalk != .crosstalk, "weighed against its softest ever, the silences drop the pair")
+            }
         }
     }
 
