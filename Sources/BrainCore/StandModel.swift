@@ -22,8 +22,9 @@ import Monotonic
 ///   coupling (`estimate`: a running median, robust to the soft note played with a strike, which
 ///   only ever reads high).
 /// - **silences:** a strike the receiver did not answer while it could have (past its own last
-///   hit's mask and ringing, and the crosstalk believed well above its softest hit: for a pad not
-///   known as played, the softest of its last few hits if higher, `silenceFromRecentFloor`). They lower
+///   hit's mask and ringing, and the crosstalk believed well above its softest hit: for a pad
+///   that has not struck alone, the softest of its hits of the last 3 s if higher,
+///   `silenceFromRecentFloor`). They lower
 ///   the response rate, and bound a pair that mostly stays silent (`upper`): a coupling that
 ///   large would have fired it. A pad on another stand is bounded this way in a few strikes.
 ///
@@ -161,15 +162,18 @@ public struct StandModel: Sendable {
         /// A silence bounds the coupling only where the crosstalk believed would have been this
         /// many times the receiver's softest hit.
         public var silenceMargin: Double = 3.0
-        /// For a receiver not known as played, the softest hit `silenceMargin` weighs is the
-        /// softest of its last few (`historyLength`) before the strike, where that is higher
+        /// For a receiver that has not struck alone (an idle pad: its hits are crosstalk and
+        /// pushes), the softest hit `silenceMargin` weighs is the softest of its last few
+        /// (`historyLength`, within `recentFloorMicros`) before the strike, where that is higher
         /// than its softest ever. An idle pad on a shaken stand raises its own trigger with its
         /// noise floor, and crosstalk it once showed at a tenth of a g no longer shows: counted
         /// as silences, the strikes it could not show dropped its learned coupling to a played
         /// neighbour, and it played that neighbour's crosstalk (the independent phone stands,
         /// seed 4: an idle ride 5 → 35 hits once unisons were dated right;
-        /// independent-stands-notebook.md, "An idle pad's silences"). Played receivers keep
-        /// their softest ever: their own strokes are their recent hits.
+        /// independent-stands-notebook.md, "An idle pad's silences"). A pad that has struck
+        /// alone keeps its softest ever: its own strokes would be its recent hits. The bound a
+        /// silence sets stays 3 × the softest ever over the strike. Not kept in the state file
+        /// (a restarted brain has no recent hits).
         public var silenceFromRecentFloor = true
         /// Responses needed before a pair counts as coupled.
         public var minimumResponses: Int = 2
@@ -368,11 +372,19 @@ public struct StandModel: Sendable {
     /// Hits kept per pad to tell whether it could answer a strike.
     static let historyLength = 6
 
-    /// The softest of `pad`'s last few hits (`historyLength`) struck more than `before` µs
-    /// before `micros`, or nil if it has none.
-    private func recentSoftest(_ pad: Int, before micros: Int64, by before: Int64) -> Double? {
+    /// How far back an idle pad's recent hits count (`silenceFromRecentFloor`), µs: a few of its
+    /// hits on a played stand (the independent phones' idle rides fire about once a second), and
+    /// once it has been quiet that long, its softest hit ever again. 1 s and 3 s measured alike
+    /// there, as did no limit.
+    static let recentFloorMicros: Int64 = 3_000_000
+
+    /// The softest of `pad`'s last few hits (`historyLength`) struck from `recentFloorMicros` to
+    /// `margin` µs before `strikeMicros`, or nil if it has none there.
+    private func recentSoftest(_ pad: Int, at strikeMicros: Int64, margin: Int64) -> Double? {
         var softest: Double?
-        for hit in histories[pad] where micros.saturatingSubtract(hit.micros) > before {
+        for hit in histories[pad] {
+            let age = strikeMicros.saturatingSubtract(hit.micros)
+            guard age > margin, age <= Self.recentFloorMicros else { continue }
             softest = min(softest ?? hit.strength, hit.strength)
         }
         return softest
@@ -949,8 +961,10 @@ public struct StandModel: Sendable {
                 // A silence counts only where the crosstalk believed would have shown well above
                 // the receiver's softest hit, and the receiver was ready to answer.
                 // An idle receiver's softest hit of late, if higher (`silenceFromRecentFloor`).
-                let heard = c.silenceFromRecentFloor && !isPlayed(receiver)
-                    ? max(floor, recentSoftest(receiver, before: strike.strikeMicros, by: w.before) ?? floor) : floor
+                // A pad that has not struck alone: its softest hit of late, if higher
+                // (`silenceFromRecentFloor`).
+                let heard = c.silenceFromRecentFloor && ownSoftCounts[receiver] == 0
+                    ? max(floor, recentSoftest(receiver, at: strike.strikeMicros, margin: w.before) ?? floor) : floor
                 let telling = believed * strike.strength >= heard * c.silenceMargin
                     && couldAnswer(receiver, at: strike.strikeMicros, expected: believed * strike.strength, before: w.before)
                 if telling || answered && believed * strike.strength >= floor * 1.5 {

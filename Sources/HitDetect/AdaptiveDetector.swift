@@ -70,10 +70,11 @@ import Glibc
 ///   explains 886 → 695 (held out, 7–10: 95 → 40, 682 → 583), but their idle pads played
 ///   107 → 132 (69 → 118): with unisons dated right, the brain learns a pair from fewer of its
 ///   source's strikes (a unison's are shared), and after a run of silences it dropped an idle
-///   pad's coupling to a neighbour; weighing an idle pad's silences against its recent hits
-///   (`StandModel.Configuration.silenceFromRecentFloor`) brought them to 102 and 63
-///   (independent-stands-notebook.md, "A ghost met in its own ringing's scan";
-///   `MountRingingTests.aGhostMetInItsRingingsScanIsDatedWhereTheRingingLeavesIt`).
+///   pad's coupling to a neighbour (independent-stands-notebook.md, "A ghost met in its own
+///   ringing's scan"; `MountRingingTests.aGhostMetInItsRingingsScanIsDatedWhereTheRingingLeavesIt`);
+///   weighing an idle pad's silences against its recent hits
+///   (`StandModel.Configuration.silenceFromRecentFloor`) brought them to 102 and 62 (the
+///   notebook's "An idle pad's silences").
 /// - **Break-through:** within the mask, a sample whose |h| passes `breakFactor` (4) × the last
 ///   hit's peak (held as below), and whose trigger passes the thresholds, starts a strike: a pad's
 ///   ringing never rises above the strike that rang it, but a weak hit (the crosstalk of a flam's
@@ -439,11 +440,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         /// Under 500 Hz the rescan's step must be larger than this many times the candidate's
         /// whole swing so far (the rescan in the type's notes); 0: no rescan under 500 Hz.
         public var slowRescanFactor = 3.0
-        /// Where the ringing test judges (under 500 Hz), a candidate whose samples so far the
-        /// pad's ringing explains (what it leaves is under `ringingShare` of their peak) and whose
-        /// scan then meets a sample it leaves that much unexplained is scanned again from that
-        /// sample, and dated there (the rescan in the type's notes). false: off; `rescan` false
-        /// turns this off too.
+        /// Where the ringing test judges (under about 170 Hz always, with the fixed carry until
+        /// the pad has learned its ringing; from there to 500 Hz once learned), a candidate whose
+        /// samples so far the pad's ringing explains (what it leaves is under `ringingShare` of
+        /// their peak) and whose scan then meets a sample it leaves that much unexplained is
+        /// scanned again from that sample, and dated there (the rescan in the type's notes).
+        /// false: off; `rescan` false turns this off too.
         public var ringingRescan = true
         public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
         /// `velocity`'s full scale in g at 500 Hz and faster, where the sensor's band lets a

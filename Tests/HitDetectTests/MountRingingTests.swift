@@ -300,7 +300,8 @@ struct MountRingingTests {
     /// 1.09 g peak, 0.31 of it, just over the ringing test's 0.3): no shock of its own
     /// (`ringHoldOwnShock`), so it is held. Every other hit is as without the rule. Both run with
     /// `ringingRescan` off, to judge this rule alone: with it the swing is scanned again from a
-    /// later sample, and fires there as shipped (independent-stands-notebook.md, "A ghost met in
+    /// later sample, and fires there as shipped (12.33 s, named in
+    /// `aStrokeMetInASwaysScanIsDatedAtItsStep`; independent-stands-notebook.md, "A ghost met in
     /// its own ringing's scan").
     @Test func aSwingOfTheLearnedRingingIsNoSoftNoteInIt() throws {
         let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
@@ -418,8 +419,9 @@ struct MountRingingTests {
         #expect(nearest(without, ghost) > tolerance && without.contains { ghost - $0 > 0.020 && ghost - $0 < 0.040 },
                 "without the rule, a hit 20-40 ms before the ghost and none within 25 ms: \(without)")
         #expect(nearest(with, ghost) <= 0.010, "with the rule, the ghost within 10 ms: \(with)")
-        // Dated from the ghost's first sample (24.938 s; the swing's onset was 24.905 s, the
-        // sample before the ghost's 24.927 s), a sub-sample offset before it.
+        // Dated from the ghost's first sample (24.938 s), a sub-sample offset before it: without
+        // the rule the hit was dated from the swing's onset, 24.905 s, walked back from where
+        // the swing crossed (24.927 s, the sample before the ghost's first).
         #expect(withHits.contains { abs($0.sampleTime - 24.938142) < 0.0005 && abs($0.time - ghost) <= 0.010 },
                 "\(withHits.filter { abs($0.time - ghost) < 0.05 })")
         // Strikes: every one found without the rule is found with it, and more (3.44 s, a 1.3 g
