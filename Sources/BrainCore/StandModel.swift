@@ -170,7 +170,7 @@ public struct StandModel: Sendable {
         /// as silences, the strikes it could not show dropped its learned coupling to a played
         /// neighbour, and it played that neighbour's crosstalk (the independent phone stands,
         /// seed 4: an idle ride 5 → 35 hits once unisons were dated right;
-        /// independent-stands-notebook.md, "An idle pad's silences"). A pad that has struck
+        /// independent-stands-notebook-2.md, "An idle pad's silences"). A pad that has struck
         /// alone keeps its softest ever: its own strokes would be its recent hits. The bound a
         /// silence sets stays 3 × the softest ever over the strike. Not kept in the state file
         /// (a restarted brain has no recent hits).

@@ -70,7 +70,7 @@ import Glibc
 ///   explains 886 → 695 (held out, 7–10: 95 → 40, 682 → 583), but their idle pads played
 ///   107 → 132 (69 → 118): with unisons dated right, the brain learns a pair from fewer of its
 ///   source's strikes (a unison's are shared), and after a run of silences it dropped an idle
-///   pad's coupling to a neighbour (independent-stands-notebook.md, "A ghost met in its own
+///   pad's coupling to a neighbour (independent-stands-notebook-2.md, "A ghost met in its own
 ///   ringing's scan"; `MountRingingTests.aGhostMetInItsRingingsScanIsDatedWhereTheRingingLeavesIt`);
 ///   weighing an idle pad's silences against its recent hits
 ///   (`StandModel.Configuration.silenceFromRecentFloor`) brought them to 102 and 62 (the

@@ -301,7 +301,7 @@ struct MountRingingTests {
     /// (`ringHoldOwnShock`), so it is held. Every other hit is as without the rule. Both run with
     /// `ringingRescan` off, to judge this rule alone: with it the swing is scanned again from a
     /// later sample, and fires there as shipped (12.33 s, named in
-    /// `aStrokeMetInASwaysScanIsDatedAtItsStep`; independent-stands-notebook.md, "A ghost met in
+    /// `aStrokeMetInASwaysScanIsDatedAtItsStep`; independent-stands-notebook-2.md, "A ghost met in
     /// its own ringing's scan").
     @Test func aSwingOfTheLearnedRingingIsNoSoftNoteInIt() throws {
         let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
@@ -351,7 +351,7 @@ struct MountRingingTests {
         func unexplained(_ hits: [Double]) -> [Double] { hits.filter { nearest(strikes, $0) > tolerance } }
         func notFound(_ hits: [Double]) -> [Double] { strikes.filter { nearest(hits, $0) > tolerance } }
         // As shipped, with the ringing rescan too: the same strokes found, and four swings more
-        // that no strike explains, named (independent-stands-notebook.md, "A ghost met in its own
+        // that no strike explains, named (independent-stands-notebook-2.md, "A ghost met in its own
         // ringing's scan").
         #expect(notFound(shipped) == notFound(with), "not found as shipped \(notFound(shipped)), with the rule alone \(notFound(with))")
         let firedAsShipped = unexplained(shipped).filter { nearest(unexplained(with), $0) > 0.002 }
