@@ -24,9 +24,10 @@ import Monotonic
 /// - **silences:** a strike the receiver did not answer while it could have (past its own last
 ///   hit's mask and ringing, and the crosstalk believed well above its softest hit: for a pad
 ///   that has not struck alone, the softest of its hits of the last 3 s if higher,
-///   `silenceFromRecentFloor`). They lower
-///   the response rate, and bound a pair that mostly stays silent (`upper`): a coupling that
-///   large would have fired it. A pad on another stand is bounded this way in a few strikes.
+///   `silenceFromRecentFloor`). They lower the response rate, and bound a pair that mostly
+///   stays silent (`upper`): a coupling that large would have fired it. A pad on another stand
+///   is bounded this way in a few strikes (an idle one that fires on its own stand's shaking,
+///   in a few strikes loud enough to show over its hits of late).
 ///
 /// A pair is *coupled* once it has answered `minimumResponses` strikes and at least
 /// `minimumResponseRate` of those that could show through; until it has answered
@@ -960,7 +961,6 @@ public struct StandModel: Sendable {
                 let answered = !inWindow.isEmpty
                 // A silence counts only where the crosstalk believed would have shown well above
                 // the receiver's softest hit, and the receiver was ready to answer.
-                // An idle receiver's softest hit of late, if higher (`silenceFromRecentFloor`).
                 // A pad that has not struck alone: its softest hit of late, if higher
                 // (`silenceFromRecentFloor`).
                 let heard = c.silenceFromRecentFloor && ownSoftCounts[receiver] == 0
