@@ -697,10 +697,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             let jumpAt = jumps ? recentTime.0 : ringingJumps ? time : jumpedAt
             let jumpIndex = jumps ? index - 1 : ringingJumps ? index : jumpedIndex
             // Under 500 Hz the ring hold judges the rescanned hit against its level before the
-            // new onset, which the swing just scanned may have raised (once a jump is found, the
-            // first candidate never fires).
-            if jumps, slowScan { scanRing = ringLevelBefore(1) }
-            if ringingJumps, slowScan { scanRing = ringLevelBefore(0) }
+            // new onset (the sample before the step, or the sample the ringing left unexplained),
+            // which the swing just scanned may have raised (once a jump is found, the first
+            // candidate never fires).
+            if slowScan, jumps || ringingJumps { scanRing = ringLevelBefore(index - jumpIndex) }
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
                                   base: base, swing: widest, around: aroundWidest, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest,

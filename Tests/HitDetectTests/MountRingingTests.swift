@@ -118,14 +118,36 @@ struct MountRingingTests {
         #expect(adaptive.mountRinging.a1 != -AdaptiveDetector.ringingCarry, "the strokes alone teach it")
     }
 
-    /// The hit times of a detector, its defaults changed by `configure`, over the pad log
-    /// `fixture` in `Tests/Fixtures/FOLDER` (`FeltCeilingTests.run`).
-    static func fixtureHits(_ fixture: String, folder: String = "stands",
-                            _ configure: (inout AdaptiveDetector.Configuration) -> Void = { _ in }) throws -> [Double] {
+    /// The hits of a detector, its defaults changed by `configure`, over the pad log `fixture` in
+    /// `Tests/Fixtures/FOLDER` (`FeltCeilingTests.run`).
+    static func fixtureRun(_ fixture: String, folder: String = "stands",
+                           _ configure: (inout AdaptiveDetector.Configuration) -> Void = { _ in }) throws -> [Hit] {
         var configuration = AdaptiveDetector.Configuration()
         configure(&configuration)
         var detector = AdaptiveDetector(configuration)
-        return try FeltCeilingTests.run(&detector, fixture: fixture, folder: folder).hits.map(\.time)
+        return try FeltCeilingTests.run(&detector, fixture: fixture, folder: folder).hits
+    }
+
+    /// The hit times of `fixtureRun`.
+    static func fixtureHits(_ fixture: String, folder: String = "stands",
+                            _ configure: (inout AdaptiveDetector.Configuration) -> Void = { _ in }) throws -> [Double] {
+        try fixtureRun(fixture, folder: folder, configure).map(\.time)
+    }
+
+    /// Hit times judged against a fixture's strike times at replay's tolerance at 100 Hz (2.5
+    /// sample periods).
+    struct Judge {
+        static let tolerance = 0.025
+        let strikes: [Double]
+
+        /// How far the nearest of `found` lies from `t` (infinity if none).
+        static func nearest(_ found: [Double], _ t: Double) -> Double { found.map { abs($0 - t) }.min() ?? .infinity }
+
+        /// The hits no strike explains (none within `tolerance`).
+        func unexplained(_ hits: [Double]) -> [Double] { hits.filter { Self.nearest(strikes, $0) > Self.tolerance } }
+
+        /// The strikes none of `hits` found.
+        func notFound(_ hits: [Double]) -> [Double] { strikes.filter { Self.nearest(hits, $0) > Self.tolerance } }
     }
 
     /// The strike times (the first column) of a labels or truth file under `Tests/Fixtures`.
@@ -333,6 +355,7 @@ struct MountRingingTests {
     /// are found, and four swings of the ringing more fire (12.33, 12.97, 13.03 and 14.30 s).
     @Test func aStrokeMetInASwaysScanIsDatedAtItsStep() throws {
         let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
+        let judge = Judge(strikes: strikes)
         func hits(factor: Double) throws -> [Double] {
             try Self.fixtureHits("phone-s4-snare.csv", folder: "independent") {
                 $0.slowRescanFactor = factor
@@ -341,26 +364,24 @@ struct MountRingingTests {
         }
         let without = try hits(factor: 0), with = try hits(factor: AdaptiveDetector.Configuration().slowRescanFactor)
         let shipped = try Self.fixtureHits("phone-s4-snare.csv", folder: "independent")
-        func nearest(_ found: [Double], _ t: Double) -> Double { found.map { abs($0 - t) }.min() ?? .infinity }
         for stroke in [1.966, 4.756, 17.905] {
-            #expect(nearest(without, stroke) > 0.010, "without the rule, near \(stroke): \(without)")
-            #expect(nearest(with, stroke) <= 0.007, "with the rule, near \(stroke): \(with)")
-            #expect(nearest(shipped, stroke) <= 0.007, "as shipped, near \(stroke): \(shipped)")
+            #expect(Judge.nearest(without, stroke) > 0.010, "without the rule, near \(stroke): \(without)")
+            #expect(Judge.nearest(with, stroke) <= 0.007, "with the rule, near \(stroke): \(with)")
+            #expect(Judge.nearest(shipped, stroke) <= 0.007, "as shipped, near \(stroke): \(shipped)")
         }
-        let tolerance = 0.025  // replay's: 2.5 sample periods
-        func unexplained(_ hits: [Double]) -> [Double] { hits.filter { nearest(strikes, $0) > tolerance } }
-        func notFound(_ hits: [Double]) -> [Double] { strikes.filter { nearest(hits, $0) > tolerance } }
         // As shipped, with the ringing rescan too: the same strokes found, and four swings more
         // that no strike explains, named (independent-stands-notebook-2.md, "A ghost met in its own
         // ringing's scan").
-        #expect(notFound(shipped) == notFound(with), "not found as shipped \(notFound(shipped)), with the rule alone \(notFound(with))")
-        let firedAsShipped = unexplained(shipped).filter { nearest(unexplained(with), $0) > 0.002 }
-        #expect(unexplained(with).allSatisfy { nearest(unexplained(shipped), $0) <= 0.002 }
+        #expect(judge.notFound(shipped) == judge.notFound(with),
+                "not found as shipped \(judge.notFound(shipped)), with the rule alone \(judge.notFound(with))")
+        let firedAsShipped = judge.unexplained(shipped).filter { Judge.nearest(judge.unexplained(with), $0) > 0.002 }
+        #expect(judge.unexplained(with).allSatisfy { Judge.nearest(judge.unexplained(shipped), $0) <= 0.002 }
                 && firedAsShipped.count == 4 && zip(firedAsShipped, [12.326, 12.968, 13.031, 14.299]).allSatisfy { abs($0 - $1) < 0.002 },
                 "no strike explains \(firedAsShipped) as shipped but not with the rule alone")
-        #expect(Set(unexplained(with)).isSubset(of: Set(unexplained(without))) && unexplained(with).count < unexplained(without).count,
-                "no strike explains \(unexplained(with)) with the rule, \(unexplained(without)) without")
-        let lost = Set(notFound(with)).subtracting(notFound(without))
+        #expect(Set(judge.unexplained(with)).isSubset(of: Set(judge.unexplained(without)))
+                && judge.unexplained(with).count < judge.unexplained(without).count,
+                "no strike explains \(judge.unexplained(with)) with the rule, \(judge.unexplained(without)) without")
+        let lost = Set(judge.notFound(with)).subtracting(judge.notFound(without))
         #expect(lost.allSatisfy { abs($0 - 10.2185) < 0.001 }, "found without the rule, not with it: \(lost.sorted())")
     }
 
@@ -402,23 +423,17 @@ struct MountRingingTests {
     /// `ringingRescan` the scan starts again at that sample and the hit is dated there.
     @Test func aGhostMetInItsRingingsScanIsDatedWhereTheRingingLeavesIt() throws {
         let strikes = try Self.strikeTimes("independent/phone-s1-snare.truth.csv")
+        let judge = Judge(strikes: strikes)
         func run(_ on: Bool) throws -> [Hit] {
-            var configuration = AdaptiveDetector.Configuration()
-            configuration.ringingRescan = on
-            var detector = AdaptiveDetector(configuration)
-            return try FeltCeilingTests.run(&detector, fixture: "phone-s1-snare.csv", folder: "independent").hits
+            try Self.fixtureRun("phone-s1-snare.csv", folder: "independent") { $0.ringingRescan = on }
         }
         let withHits = try run(true)
         let without = try run(false).map(\.time), with = withHits.map(\.time)
         #expect(try Self.fixtureHits("phone-s1-snare.csv", folder: "independent") == with, "the rule is on as shipped")
-        func nearest(_ found: [Double], _ t: Double) -> Double { found.map { abs($0 - t) }.min() ?? .infinity }
-        let tolerance = 0.025  // replay's: 2.5 sample periods
-        func unexplained(_ hits: [Double]) -> [Double] { hits.filter { nearest(strikes, $0) > tolerance } }
-        func notFound(_ hits: [Double]) -> [Double] { strikes.filter { nearest(hits, $0) > tolerance } }
         let ghost = 24.932
-        #expect(nearest(without, ghost) > tolerance && without.contains { ghost - $0 > 0.020 && ghost - $0 < 0.040 },
+        #expect(Judge.nearest(without, ghost) > Judge.tolerance && without.contains { ghost - $0 > 0.020 && ghost - $0 < 0.040 },
                 "without the rule, a hit 20-40 ms before the ghost and none within 25 ms: \(without)")
-        #expect(nearest(with, ghost) <= 0.010, "with the rule, the ghost within 10 ms: \(with)")
+        #expect(Judge.nearest(with, ghost) <= 0.010, "with the rule, the ghost within 10 ms: \(with)")
         // Dated from the ghost's first sample (24.938 s), a sub-sample offset before it: without
         // the rule the hit was dated from the swing's onset, 24.905 s, walked back from where
         // the swing crossed (24.927 s, the sample before the ghost's first).
@@ -426,13 +441,15 @@ struct MountRingingTests {
                 "\(withHits.filter { abs($0.time - ghost) < 0.05 })")
         // Strikes: every one found without the rule is found with it, and more (3.44 s, a 1.3 g
         // ghost 200 ms after a stroke, is lost to both).
-        #expect(Set(notFound(with)).isSubset(of: Set(notFound(without))) && notFound(with).count < notFound(without).count,
-                "not found with the rule \(notFound(with)), without \(notFound(without))")
+        #expect(Set(judge.notFound(with)).isSubset(of: Set(judge.notFound(without)))
+                && judge.notFound(with).count < judge.notFound(without).count,
+                "not found with the rule \(judge.notFound(with)), without \(judge.notFound(without))")
         // Hits no strike explains: fewer; each one with the rule lies within 10 ms of one
         // without it, but for two, named: 43 ms after the 20.79 s stroke the rule finds (the
         // mask's edge), and 21.19 s.
-        #expect(unexplained(with).count < unexplained(without).count, "\(unexplained(with)) with, \(unexplained(without)) without")
-        let new = unexplained(with).filter { nearest(unexplained(without), $0) > 0.010 }
+        #expect(judge.unexplained(with).count < judge.unexplained(without).count,
+                "\(judge.unexplained(with)) with, \(judge.unexplained(without)) without")
+        let new = judge.unexplained(with).filter { Judge.nearest(judge.unexplained(without), $0) > 0.010 }
         #expect(new.allSatisfy { abs($0 - 20.834) < 0.002 || abs($0 - 21.188) < 0.002 }, "new with the rule: \(new)")
     }
 }
