@@ -1,0 +1,238 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension StandModel {
+    /// The model's settings.
+    public struct Configuration: Sendable, Equatable {
+        /// The coupling assumed for a pair before any evidence.
+        public var priorCoupling: Double = 0.3
+        /// The prior a receiver whose own strikes are known (it has struck `ownSoftStrikes`
+        /// times alone: a played pad) is judged by, in place of `priorCoupling` if lower (each
+        /// scaled by the pads' rates; `coupling(_:)`). Learning (`settle`: which silences tell,
+        /// the bound's start and its relaxing, the state file) keeps `priorCoupling`, which the
+        /// pad is judged by again after a restart until it has struck alone three times. An idle
+        /// pad has no stroke to lose and keeps the higher one; a played pad lost strokes struck
+        /// with a neighbour's that its sensor read under 30 % of the neighbour's before the pair
+        /// was learned: at 100 Hz a 12 g snare stroke read at 7 % of itself, the floortom's
+        /// struck with it at 22 %.
+        public var playedPriorCoupling: Double = 0.2
+        /// A response is a receiver's hit at most this fraction of the source's strength.
+        public var candidateRatio: Double = 0.35
+        /// How `candidateRatio` grows with how much faster the receiver's sensor is than the
+        /// source's (their period ratio to this power).
+        public var rateExponent: Double = 0.7
+        /// How far above the learned coupling a hit is still its crosstalk.
+        public var margin: Double = 2.5
+        /// The stand's own lag, beyond the sensors' periods, µs.
+        public var lagMicros: Int64 = 2_000
+        /// How long after its shock the stand's ringing can still fire a neighbour, µs: at 200 Hz
+        /// a stand ringing at 60-130 Hz, aliased, was found up to 18 ms after the strike.
+        public var ringMicros: Int64 = 8_000
+        /// After the window, for this long the stand's ringing can still fire a neighbour weakly
+        /// (at 200 Hz, a pad was found firing 26-33 ms after a loud strike beside it), µs.
+        public var ringTailMicros: Int64 = 20_000
+        /// The share of the coupling the ringing carries there.
+        public var ringTailShare: Double = 0.5
+        /// How long past the window a learned pair's ringing can still fire a pad that has
+        /// played fewer than `unplayedHits` hits (an idle pad, or any in its first hits), µs, in
+        /// place of `ringTailMicros` if longer, for a hit that would play (not a felt push). An
+        /// idle pad has no stroke to lose, and a stand ringing on for 30-60 ms
+        /// (`tools/corpus/stand --vary ringing`) fired an idle 100 Hz pad 60-82 ms after loud
+        /// strikes beside it, past its detector's tests for ringing: 13 hits on four mixed-rates
+        /// stands. Not before the pair is learned (its prior reaching that far cost played pads
+        /// their first strokes), nor for a felt push: judged on arrival by a strike that long
+        /// gone, it no longer waited for its own cause, a slow pad's late hit, whose strength it
+        /// would have witnessed (`witnessed`).
+        public var unplayedRingTailMicros: Int64 = 100_000
+        /// How much of another pad's sway, × the pair's coupling, a hit may be and still be no
+        /// proof that its pad is played (0: off). A hit is swayed where its strength ≤
+        /// `swayShare` × min(the pair's coupling as now weighed, `priorCoupling`) × the strongest
+        /// of the other pad's last six strikes before it and past the pair's window, each
+        /// decaying over `swayMicros` (a faster receiver's raised prior would pass
+        /// `priorCoupling`). A swayed hit counts in neither the pad's played hits
+        /// (`unplayedHits`) nor, until the pad is known as played, its strikes alone
+        /// (`ownSoftStrikes`), and sways no other pad.
+        ///
+        /// Why: a neighbour's strike sets the whole stand swaying, and an idle pad's detector
+        /// fires on the sway 0.1-0.4 s later, past the window. Those hits played, made the pad
+        /// known as played, and then its crosstalk counted as its own strikes, so its pairs
+        /// never learned and silences bounded them low. On the independent stand corpus (seeds
+        /// 1-6) the idle pads' hits went 686 → 164 (phones), 184 → 54 (Joy-Con) and 103 → 31
+        /// (DualSense) (independent-stands-notebook.md, "An idle pad on a swaying stand").
+        ///
+        /// Limits: a pad on another stand, its pair bounded by silences (to about 3 × its softest
+        /// hit over the strike), is swayed only by hits within a few times its softest. A pad
+        /// whose strokes all come within a louder pad's sway, and no stronger than that sway
+        /// could cause, is known as played later or not at all, and meanwhile judged as one that
+        /// has hardly played (the unplayed prior and ring tail; the notebook's probe of such a
+        /// pad lost no stroke more). The sway includes the pair's ring tail, which the live
+        /// decision judges too.
+        public var swayShare: Double = 1.3
+        /// How long a strike's sway lasts (its time constant), µs. The sways are not kept in
+        /// the state file: they are gone in a second.
+        public var swayMicros: Int64 = 300_000
+        /// A pad that has played this many hits (not judged crosstalk, on arrival or taken back,
+        /// nor felt, nor within another pad's sway: `swayShare`) no longer takes
+        /// `unplayedRingTailMicros`. A 1.6 kHz pad on a busy stand took
+        /// over 30 s to strike three times alone (`ownSoftStrikes`), and lost ghost notes to the
+        /// long tail meanwhile. Not kept in the state file: after a restart every pad takes the
+        /// long tail again (with its restored couplings) until it has played this many hits.
+        public var unplayedHits: Int = 5
+
+        /// A pair that has answered a strike but is not coupled yet (under `minimumResponses`
+        /// answers as they fade, or answering under `minimumResponseRate` of the strikes) is
+        /// weighed at no more than this × `margin` × the coupling its answers show, where that is
+        /// below the prior, on a pad that has played `unplayedHits` hits (0: no such bound). On the
+        /// 100 Hz stands a pad's crosstalk is mostly too weak to fire it, so a pair may stay
+        /// uncoupled for a minute, and the prior (0.2) took strokes struck with the source's and
+        /// read at 5-25 % of it: 33 of the 70 strokes the brain cancelled on the phone stands
+        /// (kit4, seeds 1-20), 6 of them kept with this bound. Not on a pad that has hardly
+        /// played: an idle phone answers a strike now and then at a fraction of its coupling
+        /// (read where its samples fell), and with the bound there played 3 hits of crosstalk
+        /// (the fresh seeds 51-58). The played hits are not kept in the state file
+        /// (`unplayedHits`): after a restart this waits for five again.
+        public var unlearnedFactor: Double = 1.5
+
+        /// The longer of the two ring tails, µs.
+        var longestRingTail: Int64 { max(ringTailMicros, unplayedRingTailMicros) }
+        /// A hit dated more than a sensor period (the longer of the two) before a strike is
+        /// weighed against less of the coupling, down to this share of it at the window's start
+        /// (1: no such rule). Crosstalk is seldom dated so early, and a flam's grace note often
+        /// is: on the simulated 100 Hz stands (kit4, seeds 1-20) one crosstalk hit in twenty was
+        /// dated over 11.8 ms before its cause, while the strokes read within crosstalk's reach
+        /// of a neighbour's strike were dated a median 17 ms before it.
+        public var earlyShare: Double = 0.3
+        /// A pad that played within this long before a strike may not have been able to answer
+        /// it (its detector's mask and re-arm), so its silence says nothing, µs.
+        public var busyMicros: Int64 = 60_000
+        /// How long a pad's own hit keeps its detector from answering weaker crosstalk (the
+        /// re-arm's decay), µs.
+        public var busyDecayMicros: Double = 40_000
+        /// A silence bounds the coupling only where the crosstalk believed would have been this
+        /// many times the receiver's softest hit.
+        public var silenceMargin: Double = 3.0
+        /// For a receiver that has not struck alone (an idle pad: its hits are crosstalk and
+        /// pushes), the softest hit `silenceMargin` weighs is the softest of its last few
+        /// (`historyLength`, within `recentFloorMicros`) before the strike, where that is higher
+        /// than its softest ever. An idle pad on a shaken stand raises its own trigger with its
+        /// noise floor, and crosstalk it once showed at a tenth of a g no longer shows: counted
+        /// as silences, the strikes it could not show dropped its learned coupling to a played
+        /// neighbour, and it played that neighbour's crosstalk (the independent phone stands,
+        /// seed 4: an idle ride 5 → 35 hits once unisons were dated right;
+        /// independent-stands-notebook-2.md, "An idle pad's silences"). A pad that has struck
+        /// alone keeps its softest ever: its own strokes would be its recent hits. The bound a
+        /// silence sets stays 3 × the softest ever over the strike. Not kept in the state file
+        /// (a restarted brain has no recent hits).
+        public var silenceFromRecentFloor = true
+        /// Responses needed before a pair counts as coupled.
+        public var minimumResponses: Int = 2
+        /// A pair that has answered this many strikes (decaying) is trusted. Before, its coupling
+        /// counts for no more than the prior (`coupling(_:)`). From then on, its silences bound it
+        /// no lower than its learned coupling × `margin` × its response rate over
+        /// `minimumResponseRate`: the responses show that much crosstalk reaches the receiver,
+        /// and a few silences may be its detector letting smooth crosstalk by (the bump test at
+        /// 1.6 kHz), not a weaker coupling; a long run of them (a pad moved) still brings it down.
+        public var trustedResponses: Double = 5
+        /// The share of strong enough strikes a coupled pair answers, at least.
+        public var minimumResponseRate: Double = 0.3
+        /// A pair not yet coupled (under `minimumResponses` responses) whose receiver's sensor is
+        /// slower than 500 Hz is bounded by its silences once its response rate is under this
+        /// (two silences in a row from the start), not only under `minimumResponseRate` (six).
+        /// There a pad's crosstalk is mostly too weak to fire it, so its silences are the
+        /// evidence; a stroke struck with a neighbour's before the pad's own strikes are known
+        /// counts as a response, and then held the pair at the prior: on a 100 Hz stand a
+        /// racktom's unison stroke, read at 28 % of the snare's, held it so for 20 s, and the
+        /// snare's strikes cancelled eight of its strokes. (A 1.6 kHz detector lets smooth
+        /// crosstalk by now and then: there its silences say less, and an idle pad so bounded
+        /// played the crosstalk.)
+        public var unlearnedSilenceRate: Double = 0.7
+        /// How much of the past each new strike of the source forgets (0…1).
+        public var forgetting: Double = 0.02
+        /// A receiver's softest hit assumed before it has played any, in g.
+        public var defaultFloor: Double = 0.3
+        /// A pad's loud strike assumed (g) until it has played a louder one: whether a hit on
+        /// another pad may wait for it, in the first seconds.
+        public var assumedLoud: Double = 2.0
+        /// The sample period assumed for a pad that has not said its rate, µs (250 Hz).
+        public var defaultPeriodMicros: Int64 = 4_000
+
+        /// A faster receiver's hit above what a pad of the source's rate could feel is a response
+        /// only if weaker than this share of its own soft strikes (`isResponse`); 0: no such test.
+        public var ownSoftShare: Double = 0.3
+        /// A receiver's hit at least this share of its own soft strikes is one of its strikes, not
+        /// a response (where the receiver's sensor is faster, only above `candidateRatio` of the
+        /// strike: `isOwnStrike`); 0: no such test.
+        public var ownStrikeShare: Double = 0.5
+        /// Which low quantile of a pad's strikes with nothing around them are its soft strikes.
+        public var ownSoftQuantile: Double = 0.1
+        /// How many such strikes a pad must have played before its soft strikes are trusted
+        /// (until then a faster receiver's response is bounded by the rates alone, and no hit is
+        /// taken for the receiver's own strike: `isOwnStrike`); their geometric mean starts the
+        /// quantile.
+        public var ownSoftStrikes: Int = 3
+
+        /// The largest coupling a state file may hold: the most a response can be (`isResponse`),
+        /// between pads whose rates are 64 times apart (25 Hz and 1.6 kHz) or more. A 1.6 kHz pad reads
+        /// a 100 Hz one's strike stronger than that pad does: over 1, up to 1.4 on the
+        /// simulated stands.
+        public var mostEstimate: Double { candidateRatio * pow(StandModel.mostRateRatio, rateExponent) }
+
+        /// Whether a faster receiver weighs a strike by the other pads' crosstalk of it as well
+        /// as by its reading (`witnessed`).
+        public var witnesses = true
+        /// Whether a faster receiver none of whose own strikes is known yet (`ownSoftStrikes`:
+        /// an idle pad, or one in its first strokes) takes a slower pad's strike at that pad's
+        /// loud level (`witnessed`).
+        public var loudWhileUnplayed = true
+        /// Whether a receiver about as fast as the source (`sameRate`) that has played no hit
+        /// at all takes the source's strike at its loud level too (`witnessed`). An idle phone
+        /// ride played the crosstalk of a 13.6 g snare backbeat the snare's own phone read at
+        /// 1.29 g, its crosstalk on the ride at 0.19 g (15 % of the reading, twice the stand's
+        /// 7.4 %): on the fresh phone kit4 stands of seeds 301-336, 5 such hits on 2 of 36
+        /// stands, none with the rule, at 2 strokes more missed and 2 hits more no strike
+        /// explains over those 36, and 3 and 1 over 12 fresh ride-kit stands (a pad's first
+        /// strokes struck with a loud one's). Applied to every receiver not yet known as played,
+        /// as for a faster one, it cost 45 strokes over 44 phone stands. A pad's hits played are
+        /// not kept in the state file: after a restart every pad is under this rule again until
+        /// it plays one. A pad whose every stroke is struck with a louder one's of its rate (a
+        /// hi-hat only on the backbeats) may stay under it, its strokes cancelled, for as long.
+        public var loudBeforeFirstHit = true
+
+        /// Added to what the neighbours explain, in multiples of the receiver's softest hit.
+        public var floorAllowance: Double = 1.0
+
+        /// A played receiver's pair is weighed at no more than this × the 14th in order of its last
+        /// `spreadResponses` (16) responses' ratios, where that is under `margin` × the coupling
+        /// (but at least `leastMargin` × it); 0: `margin` alone. Where the source's sensor reads
+        /// its strikes truly (a 1.6 kHz ride beside a 100 Hz floortom), the receiver's crosstalk
+        /// reads within 1.3 × its median, and 2.5 × took the floortom's strokes struck with the
+        /// ride's, read at 2–4 times the crosstalk (two-stands:mixed seed 202: 14 lost); where it
+        /// does not (a phone's strikes read at a tenth to a third), the ratios spread as wide as
+        /// the margin and nothing changes. Not on a pad that has hardly played (`isPlayed`): an
+        /// idle 1.6 kHz ride's crosstalk now and then reads past 1.5 × that percentile, and
+        /// with nothing of its own to lose it played it.
+        public var spreadFactor: Double = 1.5
+        /// In hindsight (`settle`), a hit on another pad keeps a strike from teaching as one
+        /// (surrounds it, or keeps it from being alone: the pad's own soft strikes, which make
+        /// it known as played) only if it could have caused it: until that pad has struck since
+        /// this one was known (the pair exists), any hit around it (a much stronger one, for
+        /// surrounding); then one whose pair's coupling as now weighed (its prior until it
+        /// learns) × this, of its strength as the other pads witnessed it, reaches the strike,
+        /// with the pad's softest hit added for being alone (as the live decision adds it), so
+        /// that no hit the live decision let play as crosstalk counts as alone. 0: any, as before.
+        /// A pad beside a busy stand it does not share, or under a ride whose crosstalk on it the
+        /// pair has learned to be weak, struck seldom with no hit anywhere around it: a 100 Hz
+        /// floortom beside a 1.6 kHz ride, with a 250 Hz snare and a 200 Hz racktom playing
+        /// on another stand, was still not known as played 45 s in, and its strokes struck with
+        /// the ride's were weighed against the unplayed margin and its softest hit, and lost.
+        public var causeMargin: Double = 2.0
+        /// The least margin the spread of the responses may bring a pair to.
+        public var leastMargin: Double = 1.6
+        /// How many of a pair's last responses show its spread; fewer, and `margin` holds.
+        public var spreadResponses: Int = 16
+
+        /// The defaults.
+        public init() {}
+    }
+}
