@@ -313,153 +313,8 @@ import Glibc
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only, allocation-free.
 public struct AdaptiveDetector: HitDetector, Sendable {
-    /// The detector's settings; the defaults are meant to fit every common sensor.
-    public struct Configuration: Equatable, Sendable {
-        public var highPassMs = 4.0
-        public var noiseFactor = 4.0
-        public var minimumG = 0.11
-        public var noiseFloorSeconds = 1.0
-        public var quietMs = 100.0
-        public var scanMs = 4.0
-        public var minimumScanSamples = 2
-        public var maskMs = 45.0
-        public var rearmFraction = 1.0
-        public var rearmDecayMs = 40.0
-        /// Under 500 Hz, date each hit from rest within its sample period (`subSampleOffset`);
-        /// false: at the onset sample.
-        public var subSample = true
-        /// At 500 Hz and faster, a candidate whose steepest step from one sample to the next is
-        /// less than this share of its strength rose over many samples: a bump from another
-        /// instrument on the stand, not a stick's shock (the bump test in the type's notes).
-        /// 0: off.
-        public var sharpness = 0.5
-        /// From about 170 to 500 Hz, a candidate whose swing in a stick's strike's way
-        /// (`strikeSign`) is less than this share of its swing the other way is a push from
-        /// another instrument on the stand, not a strike (the rebound test in the type's notes).
-        /// 0: off.
-        public var rebound = 0.6
-        /// `rebound` under about 170 Hz, where a sensor's low-pass blurs the swing back into the
-        /// shock, so strikes show less of it. 0: off.
-        public var slowRebound = 0.42
-        /// Under 500 Hz, until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, a
-        /// candidate under it that swung one way only, either way (the other way under this share
-        /// of it), and rose over many samples (its steepest step, less three noise floors, under
-        /// `sharpness` of its strength, as the bump test asks), is a push as well: which way a strike swings is then
-        /// only gravity's guess (the rebound test in the type's notes). 0: off; and off with the
-        /// rebound test (`rebound` or `slowRebound` 0 at the rate, or a candidate not from rest
-        /// under `reboundFromRestOnly`). Any hit of 1.2 g the pad fires ends it, a neighbour's
-        /// crosstalk fired that strong too.
-        public var oneWayShare = 0.15
-        /// Whether the rebound test judges only candidates from rest (70 ms or more after the
-        /// last peak), as it did until a bump right behind the pad's own stroke was seen to pass
-        /// it (the rebound test in the type's notes). Off: it judges every candidate.
-        public var reboundFromRestOnly = false
-        /// Under 500 Hz, a candidate under `pushMaximumG` whose motion across x, y and z lies off
-        /// the way this pad's own loud strikes move it by more than this share of its part along
-        /// it came through the stand (the lean test in the type's notes). 0: off.
-        public var leanShare = 0.15
-        /// Until the pad is shown played: once it has felt a push, a candidate under
-        /// `pushMaximumG` and no stronger than this many times the strongest of them is one more
-        /// (while it has felt one, no stronger than it: the felt ceiling in the type's notes). 0: off.
-        public var feltMargin = 1.5
-        /// Under 500 Hz, a pad shown played by a hit of more than twice the strongest push felt
-        /// (not by one of `pushMaximumG`) is no longer so once a push felt later makes the
-        /// strongest such hit one the ceiling holds (no stronger than `feltMargin` times it):
-        /// most likely a bump too, though the push may be one of the pad's own strokes that the
-        /// rebound or lean test took for one (the felt ceiling in the type's notes). false, and a
-        /// proof made at 500 Hz and faster: it stands for good.
-        public var feltProofWithdrawn = true
-        /// Under 500 Hz, a candidate whose peak |h| is under this many times the largest |h|
-        /// before its onset, decaying over `ringHoldMs`, carries on a ringing that was already
-        /// there, the stand's after a neighbour's strike (under about 170 Hz, in what the ringing
-        /// test leaves unexplained of |h|, over `slowRingHoldMs`; the ring hold in the type's
-        /// notes). 0: off.
-        public var ringHold = 1.5
-        /// The ring hold's decay time constant from about 170 to 500 Hz, ms.
-        public var ringHoldMs = 30.0
-        /// Under about 170 Hz, the ring hold's decay time constant, ms (0: no ring hold there).
-        /// There it holds what the ringing test leaves unexplained of each sample's |h| (the
-        /// pad's own mount ringing, as that test predicts it, is not held), only
-        /// `slowMaskHoldShare` of it within the mask of a hit the pad fired, and weighs a
-        /// candidate's unexplained |h| against it: a stand swaying after a neighbour's strike,
-        /// long after the brain's window for its crosstalk (the ring hold in the type's notes).
-        public var slowRingHoldMs = 60.0
-        /// Under about 170 Hz, the share of what the ringing test leaves unexplained that the ring
-        /// hold holds within the mask of a hit the pad fired (it starts again from that hit).
-        /// Held in full there, a roll's next stroke was held by the last one's ringing; held not
-        /// at all, each swing of a sway that fired cleared the hold, and the swing after its mask
-        /// fired too (independent-stands-notebook.md, "A stand that sways").
-        public var slowMaskHoldShare = 0.3
-        /// The ring hold lets a candidate of at least this many g by where the pad's last
-        /// event was a hit it fired (not a push it felt), the re-arm's held peak (that hit's, or
-        /// a swing of its ringing within the mask that rose over it as it decayed) is at least
-        /// `ringHoldOwnFactor` times the candidate's, and the ringing before the onset is no
-        /// more than the re-arm level: a soft note in a loud hit's ringing, which the re-arm has
-        /// judged already (the ring hold in the type's notes). 0: the ring hold judges every
-        /// candidate.
-        public var ringHoldOwnG = 0.4
-        /// How many times a candidate's peak the re-arm's held peak must be for `ringHoldOwnG`
-        /// (0: any).
-        public var ringHoldOwnFactor = 3.0
-        /// Where the ringing test judges (under about 170 Hz always, with the fixed carry until
-        /// the pad has learned; from about 170 to 500 Hz once learned), the share of a
-        /// candidate's peak |h| that the pad's ringing must leave unexplained for `ringHoldOwnG`
-        /// to let it by: a soft note is a shock of its own, and the loud hit's ringing is not.
-        /// The ringing test turns away what is under 0.3 anyway: at 0.3 or less this changes
-        /// nothing (the ring hold in the type's notes).
-        public var ringHoldOwnShock = 0.4
-        /// At 500 Hz and faster, after a hit the pad fired, a candidate of `ringRiseG` or more
-        /// that rises to this many times the largest |h| of the 15-20 ms before it (its ringing
-        /// now) passes the re-arm: a soft note rising over a loud hit's ringing (the ring rise in
-        /// the type's notes). 0: off.
-        public var ringRiseFactor = 2.0
-        /// The least |h|, in g, of a sample the ring rise lets past the re-arm.
-        public var ringRiseG = 0.8
-        /// Under 500 Hz, the ringing test predicts each sample from the two before it as this
-        /// pad's own mount rings, learned from the quiet after its hits (`MountRinging`), and
-        /// from about 170 Hz the onset's chain stops at what that ringing explains; false: under
-        /// about 170 Hz as a ringing that flips its sign every sample (h[n] ≈ −0.7 h[n−1]), and
-        /// from there to 500 Hz not at all.
-        public var learnsRinging = true
-        /// Within the mask, a sample whose |h| passes this many times the last hit's peak is a
-        /// new strike, not the ringing (`breakFactor` in the type's notes); 0: the mask is absolute.
-        public var breakFactor = 4.0
-        /// `breakFactor` at 500 Hz and faster, where the last hit's peak was sampled closely, not
-        /// on a shock's flank (the break-through in the type's notes); 0: the mask is absolute there.
-        public var fastBreakFactor = 2.0
-        /// `breakFactor` under 500 Hz within the mask of a push the pad felt (the rebound, lean
-        /// and felt-ceiling tests), whose ringing is weak for its depth (the break-through in
-        /// the type's notes); 0: `breakFactor` (and with `breakFactor` 0 the mask is absolute here too).
-        public var feltBreakFactor = 2.5
-        /// A candidate whose scan meets a step from one sample to the next steeper than any
-        /// before it (by three noise floors) and larger than its whole swing so far (under
-        /// 500 Hz, `slowRescanFactor` times it), more than a sample after its onset, is scanned
-        /// again from that step (the rescan in the type's notes). false: off, and
-        /// `ringingRescan` with it.
-        public var rescan = true
-        /// Under 500 Hz the rescan's step must be larger than this many times the candidate's
-        /// whole swing so far (the rescan in the type's notes); 0: no rescan under 500 Hz.
-        public var slowRescanFactor = 3.0
-        /// Where the ringing test judges (under about 170 Hz always, with the fixed carry until
-        /// the pad has learned its ringing; from there to 500 Hz once learned), a candidate whose
-        /// samples so far the pad's ringing explains (what it leaves is under `ringingShare` of
-        /// their peak) and whose scan then meets a sample it leaves that much unexplained is
-        /// scanned again from that sample, and dated there (the rescan in the type's notes).
-        /// false: off; `rescan` false turns this off too.
-        public var ringingRescan = true
-        public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
-        /// `velocity`'s full scale in g at 500 Hz and faster, where the sensor's band lets a
-        /// stick's 1.5–3.5 ms shock through nearly whole: on the corpus, strikes of 4–8 g measure
-        /// 3.5–7.7 g at 1.6 kHz against 0.8–3.5 g at 100–250 Hz, so at 3 g every accent would
-        /// play at velocity 1. nil: `velocity.fullScale` at every rate (a full scale the user
-        /// chose, or `drumpad calibrate` measured).
-        public var fastRateFullScale: Double? = 8.0
-
-        /// The defaults, with `velocity`.
-        public init(velocity: VelocityCurve = VelocityCurve(floor: 0.1, fullScale: 3.0)) {
-            self.velocity = velocity
-        }
-    }
+    // Its settings: AdaptiveDetector+Configuration.swift; its parts: ShockFilter, FeltCeiling,
+    // MountRinging, Swing and Lean, each in its own file.
 
     private enum State: Sendable {
         case priming
@@ -520,18 +375,25 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var strikeLeanSpread = 0.0
     // The felt ceiling: until the pad is shown played, the pushes it has felt.
     private var ceiling = FeltCeiling()
-    // The pad's own mount ringing, and h of the sample two before this one (the ringing test).
+    // The pad's own mount ringing, and h of the samples two, three and four before this one
+    // (the ringing test).
     private var ringing = MountRinging()
-    private var previousH2 = 0.0
+    private var earlierH: (Double, Double, Double) = (0, 0, 0)
+    // What the pad's one-mode ringing alone leaves unexplained of the last three samples' |h|,
+    // newest first (`recentUnexplained` is what its ringing as best learned leaves), and the
+    // largest of it over the candidate being scanned: the ring hold weighs both.
+    private var recentOneModeUnexplained: (Double, Double, Double) = (0, 0, 0)
+    private var scanOneModeUnexplained = 0.0
     // The ring hold's level: the largest |h| so far, decaying over `ringHoldMs` (under about
-    // 170 Hz, what the ringing test leaves unexplained, over `slowRingHoldMs`); and what it was
-    // before each of the last four samples, newest first (the onset may be three samples back).
-    // A fired hit's reset leaves these as they were: the onset never walks back past that hit's peak.
-    private var ringLevel = 0.0
-    private var levelBefore: (Double, Double, Double, Double) = (0, 0, 0, 0)
-    // The ring hold's level before the onset of the candidate being scanned (what `fire` weighs
-    // its peak against).
+    // 170 Hz, what the ringing test leaves unexplained, over `slowRingHoldMs`); under about
+    // 170 Hz also what the one-mode ringing alone leaves, held the same way. A fired hit's reset
+    // leaves what they were before each sample: the onset never walks back past that hit's peak.
+    private var ringLevel = RingHoldLevel()
+    private var oneModeRingLevel = RingHoldLevel()
+    // The ring hold's levels before the onset of the candidate being scanned (what `fire` weighs
+    // it against).
     private var scanRing = 0.0
+    private var scanOneModeRing = 0.0
 
     /// A detector with `configuration`.
     public init(_ configuration: Configuration = Configuration()) {
@@ -556,8 +418,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         lastWasFired = false
         riseBlocks = (0, 0, 0, 0)
         riseBlockStart = -.infinity
-        ringLevel = 0
-        levelBefore = (0, 0, 0, 0)
+        ringLevel.clear()
+        oneModeRingLevel.clear()
         ringing.abandon()
     }
 
@@ -596,7 +458,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             if sampleCount == 1 { level = z }
             if !crossLevel.x.isFinite || !crossLevel.y.isFinite { crossLevel = (x, y) }
             shock.prime(z)
-            previousH2 = 0
+            earlierH = (0, 0, 0)
             recentZ = (z, z, z, z)
             sensorClocks.0 = sensorClock
             period.start(at: time)
@@ -614,25 +476,29 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let lean = Lean(x: x - crossLevel.x, y: y - crossLevel.y, z: z - level)
         let previousH = shock.h  // the sample before's, signed
         let (departure, a) = shock.filter(z, dt: dt)
-        let twoBefore = previousH2
-        previousH2 = previousH
+        let (twoBefore, threeBefore, fourBefore) = earlierH
+        earlierH = (previousH, twoBefore, threeBefore)
         let modelJudges = ringingModelJudges(dt: dt)
-        if modelJudges { ringing.observe(shock.h, previousH, twoBefore, time: time) }
-        let unexplained = modelJudges ? ringing.unexplained(shock.h, previousH, twoBefore)
-                                      : abs(shock.h + Self.ringingCarry * previousH)
+        if modelJudges { ringing.observe(shock.h, previousH, twoBefore, threeBefore, fourBefore, time: time) }
+        // What the ringing test leaves unexplained of |h|: by the pad's ringing as best learned
+        // (one mode, or two at once), and by its one mode alone (the ring hold weighs both).
+        let oneModeUnexplained = modelJudges ? ringing.unexplainedByOneMode(shock.h, previousH, twoBefore)
+                                             : abs(shock.h + Self.ringingCarry * previousH)
+        let unexplained = modelJudges && c.learnsTwoModes
+            ? ringing.unexplained(shock.h, previousH, twoBefore, threeBefore, fourBefore) : oneModeUnexplained
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)
         defer {
             if ringHoldJudges(dt: dt) {
-                // A value no sensor gives (inf, or past the double's range) would hold forever.
-                // Under about 170 Hz it holds what the ringing test leaves unexplained, and within
-                // the mask of a hit the pad fired (from which it starts again) only a share of it
-                // (`slowRingHoldMs`, `slowMaskHoldShare`).
+                // Under about 170 Hz it holds what the ringing test leaves unexplained (and what
+                // the one-mode ringing alone leaves), and within the mask of a hit the pad fired
+                // (from which it starts again) only a share of it (`slowRingHoldMs`,
+                // `slowMaskHoldShare`).
                 let slow = Self.isSlowRate(dt: dt)
-                var held = slow ? unexplained : departure
-                if slow, lastWasFired, case .masked = state { held *= c.slowMaskHoldShare }
-                let level = max(held, ringLevel * exp(-dt * 1000 / (slow ? c.slowRingHoldMs : c.ringHoldMs)))
-                ringLevel = level.isFinite ? level : 0
-                levelBefore = (ringLevel, levelBefore.0, levelBefore.1, levelBefore.2)
+                var share = 1.0
+                if slow, lastWasFired, case .masked = state { share = c.slowMaskHoldShare }
+                let decayMs = slow ? c.slowRingHoldMs : c.ringHoldMs
+                ringLevel.hold(slow ? share * unexplained : departure, dt: dt, decayMs: decayMs)
+                oneModeRingLevel.hold(slow ? share * oneModeUnexplained : departure, dt: dt, decayMs: decayMs)
             }
             // The ring rise's window, kept at every rate (a sensor near 500 Hz has periods on
             // both sides of `fastRatePeriod`): a new block every `ringRiseBlockMs`, and where
@@ -645,6 +511,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             }
             if recentCount >= 3, recentH.2.isFinite { riseBlocks.0 = max(riseBlocks.0, recentH.2) }
             recentUnexplained = (unexplained, recentUnexplained.0, recentUnexplained.1)
+            recentOneModeUnexplained = (oneModeUnexplained, recentOneModeUnexplained.0, recentOneModeUnexplained.1)
             recentH = (departure, recentH.0, recentH.1)
             recentTime = (time, recentTime.0, recentTime.1)
             sensorClocks = (sensorClock, sensorClocks.0, sensorClocks.1, sensorClocks.2)
@@ -661,7 +528,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                 : c.breakFactor > 0 && lastWasFelt && c.feltBreakFactor > 0 ? c.feltBreakFactor : c.breakFactor
             if breakFactor > 0, a > threshold, departure > breakFactor * lastPeak {
                 state = .idle
-                return idle(a: a, departure: departure, unexplained: unexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
+                return idle(a: a, departure: departure, unexplained: unexplained, oneModeUnexplained: oneModeUnexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
             }
             // Hold the peak: ringing above the decayed last peak becomes the reference.
             if departure > rearmLevel(at: time) {
@@ -670,9 +537,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             }
             guard time >= until else { return nil }
             state = .idle
-            return idle(a: a, departure: departure, unexplained: unexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
+            return idle(a: a, departure: departure, unexplained: unexplained, oneModeUnexplained: oneModeUnexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
         case .idle:
-            return idle(a: a, departure: departure, unexplained: unexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
+            return idle(a: a, departure: departure, unexplained: unexplained, oneModeUnexplained: oneModeUnexplained, z: z, lean: lean, threshold: threshold, index: index, time: time, dt: dt)
         case .scanning(let start, let startTime, let peak, let startThreshold, let until, let base, let swing, let around, let maskFrom,
                        let unexplainedSoFar, let stepSoFar, let first, let leanSoFar, let jumpedAt, let jumpedIndex):
             let farthest = leanSoFar.including(lean)
@@ -680,6 +547,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             let widest = swing.including(z - base)
             let aroundWidest = around.including(z - level)
             let unexplainedPeak = max(unexplainedSoFar, unexplained)
+            scanOneModeUnexplained = max(scanOneModeUnexplained, oneModeUnexplained)
             let stepNow = abs(z - recentZ.0)
             let steepest = max(stepSoFar, stepNow)
             // The first step steeper than all before it and larger than the whole swing so far
@@ -700,7 +568,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             // new onset (the sample before the step, or the sample the ringing left unexplained),
             // which the swing just scanned may have raised (once a jump is found, the first
             // candidate never fires).
-            if slowScan, jumps || ringingJumps { scanRing = ringLevelBefore(index - jumpIndex) }
+            if slowScan, jumps || ringingJumps {
+                scanRing = ringLevel.before(index - jumpIndex)
+                scanOneModeRing = oneModeRingLevel.before(index - jumpIndex)
+            }
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
                                   base: base, swing: widest, around: aroundWidest, maskFrom: maskFrom, unexplained: unexplainedPeak, step: steepest,
@@ -721,7 +592,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
     }
 
-    private mutating func idle(a: Double, departure: Double, unexplained: Double, z: Double, lean: Lean, threshold: Double, index: Int,
+    private mutating func idle(a: Double, departure: Double, unexplained: Double, oneModeUnexplained: Double, z: Double, lean: Lean, threshold: Double, index: Int,
                                time: Double, dt: Double) -> Hit? {
         let c = configuration
         guard a > threshold && (departure > rearmLevel(at: time) * c.rearmFraction || risesOverRinging(departure, dt: dt)) else {
@@ -741,7 +612,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // At 500 Hz and faster the ringing test is off, and from about 170 Hz until the pad has
         // learned its mount's ringing: a strike always counts as unexplained.
         var unexplainedPeak = Self.isSlowRate(dt: dt) || learnedRingingJudges(dt: dt) ? unexplained : .infinity
-        for back in 0..<earlier { unexplainedPeak = max(unexplainedPeak, recentUnexplainedH(back)) }
+        for back in 0..<earlier { unexplainedPeak = max(unexplainedPeak, Self.newestFirst(recentUnexplained, back)) }
+        scanOneModeUnexplained = unexplainedPeak.isFinite ? oneModeUnexplained : .infinity
+        for back in 0..<earlier { scanOneModeUnexplained = max(scanOneModeUnexplained, Self.newestFirst(recentOneModeUnexplained, back)) }
         let onsetIndex = index - earlier
         // The level before the strike (the sample before its onset), and how far z went from it
         // from the onset on: the strike's strength.
@@ -770,7 +643,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         } else {
             until = time + c.scanMs / 1000
         }
-        scanRing = ringLevelBefore(earlier)
+        scanRing = ringLevel.before(earlier)
+        scanOneModeRing = oneModeRingLevel.before(earlier)
         guard time < until else {
             return fire(index: onsetIndex, time: onsetTime, peak: peak, swing: swing, around: around, threshold: threshold, now: time,
                         dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step, first: first, lean: lean)
@@ -840,7 +714,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let ringingExplains = !Self.isSlowRate(dt: dt) && learnedRingingJudges(dt: dt)
         while earlier < recentCount {
             let (h, sampleTime) = recentSample(earlier)
-            let departed = ringingExplains ? min(h, recentUnexplainedH(earlier)) : h
+            let departed = ringingExplains ? min(h, Self.newestFirst(recentUnexplained, earlier)) : h
             guard departed > rising, time - sampleTime <= chainSeconds, sampleTime > lastPeakTime else { break }
             onsetTime = sampleTime
             earlier += 1
@@ -883,12 +757,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
     }
 
-    /// The unexplained |h| of the sample `back` + 1 before this one (`back` 0...2).
-    private func recentUnexplainedH(_ back: Int) -> Double {
+    /// The element `back` (0...2) of a newest-first triple of the last samples' values.
+    private static func newestFirst(_ values: (Double, Double, Double), _ back: Int) -> Double {
         switch back {
-        case 0: recentUnexplained.0
-        case 1: recentUnexplained.1
-        default: recentUnexplained.2
+        case 0: values.0
+        case 1: values.1
+        default: values.2
         }
     }
 
@@ -920,17 +794,6 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// (the bump test, and the rebound test's `oneWayShare`).
     private func risesSlowly(step: Double, strength: Double) -> Bool {
         step - 3 * noiseFloor < configuration.sharpness * strength
-    }
-
-    /// The ring hold's level before the sample `back` before this one (0: before this one; `back`
-    /// 0...3).
-    private func ringLevelBefore(_ back: Int) -> Double {
-        switch back {
-        case 0: levelBefore.0
-        case 1: levelBefore.1
-        case 2: levelBefore.2
-        default: levelBefore.3
-        }
     }
 
     /// z of the sample `back` + 1 before this one (`back` 0...3).
@@ -1043,10 +906,15 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let c = configuration
         // The ring hold (under 500 Hz): the candidate rose no higher than the ringing already
         // there before its onset, so it carries that ringing on (under about 170 Hz, in what the
-        // ringing test leaves unexplained: a stand's sway). Back to idle, as above. Not a soft
-        // note in the ringing of a loud hit the pad fired (no more than that hit's re-arm level
-        // at the onset): a ghost note a 16th after an accent rises over it.
-        if ringHoldJudges(dt: dt), (Self.isSlowRate(dt: dt) ? unexplained : peak) < c.ringHold * scanRing,
+        // ringing test leaves unexplained: a stand's sway; there a candidate must rise over
+        // both what the pad's ringing as best learned leaves and what its one mode alone
+        // leaves, each against its own level). Back to idle, as above. Not a soft note in the
+        // ringing of a loud hit the pad fired (no more than that hit's re-arm level at the
+        // onset): a ghost note a 16th after an accent rises over it.
+        let slow = Self.isSlowRate(dt: dt)
+        let carriesRinging = slow ? unexplained < c.ringHold * scanRing || scanOneModeUnexplained < c.ringHold * scanOneModeRing
+                                  : peak < c.ringHold * scanRing
+        if ringHoldJudges(dt: dt), carriesRinging,
            !(c.ringHoldOwnG > 0 && peak >= c.ringHoldOwnG && !lastWasFelt
              && lastPeak >= c.ringHoldOwnFactor * peak && scanRing <= rearmLevel(at: time)
              && !(unexplained < c.ringHoldOwnShock * peak)) {
@@ -1135,214 +1003,18 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         if deviation >= Self.leanTeachingG { learnLean(lean) }
         // The ringing test's model learns from the quiet after a hit from rest.
+        ringing.heardStroke()
         if fromRest, ringingModelJudges(dt: dt) { ringing.listen(after: deviation, at: now) }
         ceiling.struck(deviation, withdrawnAt: withdrawnAt)
         lastPeak = peak
         lastPeakTime = now
         lastWasFelt = false
         lastWasFired = true
-        if ringHoldJudges(dt: dt), Self.isSlowRate(dt: dt) { ringLevel = 0 }  // the slow ring hold starts again from the hit
+        if ringHoldJudges(dt: dt), Self.isSlowRate(dt: dt) {  // the slow ring hold starts again from the hit
+            ringLevel.restart()
+            oneModeRingLevel.restart()
+        }
         state = .masked(until: maskFrom + c.maskMs / 1000)
         return hit
-    }
-}
-
-/// The adaptive detector's felt ceiling (in its notes): until a pad is shown played, the pushes
-/// it has felt through its stand and its strongest hits.
-struct FeltCeiling: Sendable {
-    /// Whether the pad has been shown played: by a hit of `AdaptiveDetector.pushMaximumG` (no
-    /// push reaches it; for good), or by one of more than `provenFactor` times the strongest push
-    /// felt, once `feltNeeded` have been (a hit from before then, once `provenNeeded` have been).
-    /// Where the proof may be withdrawn, the strongest such hit is weighed again against every
-    /// push felt later.
-    private var played = false
-    private var sure = false
-    private var pushes = 0
-    private var strongestPush = 0.0
-    private var strongestEarlyHit = 0.0
-    private var strongestLaterHit = 0.0
-
-    /// The pushes felt before the ceiling judges (one: at two, a 250 Hz pad alone fired on the
-    /// stand's bumps between its first and second push, 0.3 s to 4 s apart on the simulated
-    /// stands); before a hit from earlier is weighed against them (the first may be weak: on a
-    /// simulated stand a bump played before them read 0.47 g and they 0.12 g); and how many times
-    /// the strongest of them a hit must be.
-    static let feltNeeded = 1
-    static let provenNeeded = 4
-    /// While one push only has been counted, a candidate is one more push up to this many times
-    /// it (not `feltMargin`): one push is little evidence of how strong the stand's bumps come.
-    /// A candidate the ceiling holds counts as a push too (it does not raise the ceiling), so
-    /// `feltMargin` applies from the next push counted, held or not; and from the first push, a
-    /// hit over `provenFactor` times it shows the pad played (at 500 Hz and faster, for good).
-    /// Measured so (crosstalk-notebook.md, "The felt ceiling from the first push").
-    static let firstMargin = 1.0
-    static let provenFactor = 2.0
-
-    /// Whether a candidate of `strength` g is one more push: under `AdaptiveDetector.pushMaximumG`
-    /// and no stronger than `margin` times the strongest felt (`firstMargin` times the one push
-    /// felt, while there is one), on a pad not shown played that has felt `feltNeeded`.
-    func holds(_ strength: Double, margin: Double) -> Bool {
-        !played && margin > 0 && pushes >= Self.feltNeeded && strength < AdaptiveDetector.pushMaximumG
-            && strength <= (pushes < 2 ? min(margin, Self.firstMargin) : margin) * strongestPush
-    }
-
-    /// A push felt, of `strength` g. It `raises` the ceiling only when a test other than the
-    /// ceiling itself turned it away: a candidate the ceiling held may be a strike, and raising
-    /// the ceiling by it would hold the next, stronger ones too. `withdrawnAt`: a proof of play
-    /// short of `AdaptiveDetector.pushMaximumG` is withdrawn once the strongest hit that could
-    /// show it is no stronger than this many times the strongest push (what the ceiling then
-    /// holds); nil: a proof made now stands for good.
-    mutating func felt(_ strength: Double, raises: Bool, withdrawnAt margin: Double?) {
-        guard !sure else { return }
-        pushes += 1
-        if raises { strongestPush = max(strongestPush, min(strength, AdaptiveDetector.pushMaximumG)) }
-        judge(withdrawnAt: margin)
-    }
-
-    /// A hit played, of `strength` g (`withdrawnAt` as for `felt`).
-    mutating func struck(_ strength: Double, withdrawnAt margin: Double?) {
-        guard !sure else { return }
-        if strength >= AdaptiveDetector.pushMaximumG {
-            sure = true
-            played = true
-            return
-        }
-        if pushes < Self.feltNeeded {
-            strongestEarlyHit = max(strongestEarlyHit, strength)
-        } else {
-            strongestLaterHit = max(strongestLaterHit, strength)
-        }
-        judge(withdrawnAt: margin)
-    }
-
-    /// Whether the hits so far show the pad played, against the pushes felt so far: proven by
-    /// a hit over `provenFactor` times the strongest push, and withdrawn only once that hit is
-    /// within `margin` times it (between the two, as it was).
-    private mutating func judge(withdrawnAt margin: Double?) {
-        let proof = max(pushes >= Self.provenNeeded ? strongestEarlyHit : 0,
-                        pushes >= Self.feltNeeded ? strongestLaterHit : 0)
-        if proof > Self.provenFactor * strongestPush {
-            // A proof made where none is withdrawn (500 Hz and faster) stands for good; one
-            // made under 500 Hz stays weighable whatever the next sample's interval.
-            if !played && margin == nil { sure = true }
-            played = true
-        } else if played, let margin, proof <= margin * strongestPush {
-            played = false
-        }
-    }
-}
-
-/// The adaptive detector's two measures of each sample, shared with calibration so both work in
-/// the same units: `departure`, |h| where h is z through `HighPass` (the size of the shock: where
-/// a strike began, its peak, the re-arm level), and `trigger`, |h'| where h' is h through a second
-/// `HighPass` of the same time constant (what must pass the noise floor and the minimum: a short
-/// shock keeps most of it, a slow bounce little).
-///
-/// Thread safety: a value type. Real-time safety: arithmetic only.
-public struct ShockFilter: Sendable {
-    private var first: HighPass
-    private var second: HighPass
-    /// The last sample's h, signed.
-    public private(set) var h = 0.0
-
-    /// Both stages with the low-pass time constant `timeConstantMs`.
-    public init(timeConstantMs: Double) {
-        first = HighPass(timeConstantMs: timeConstantMs)
-        second = HighPass(timeConstantMs: timeConstantMs)
-    }
-
-    /// Starts from `z` (after a gap, or at the first sample): nothing has changed yet.
-    public mutating func prime(_ z: Double) {
-        first.prime(z)
-        second.prime(0)
-        h = 0
-    }
-
-    /// |h| and |h'| of `z`, taken `dt` seconds after the previous sample.
-    public mutating func filter(_ z: Double, dt: Double) -> (departure: Double, trigger: Double) {
-        let step = first.step(dt: dt)  // the stages share a time constant: one exp per sample
-        h = first.filter(z, step: step)
-        return (abs(h), abs(second.filter(h, step: step)))
-    }
-}
-
-/// z minus a one-pole low-pass of itself: what is left of a signal once gravity, tilt and slow
-/// handling are taken out. Each stage of `ShockFilter` (its only use). Time-aware: `dt` may vary from sample to
-/// sample.
-///
-/// Thread safety: a value type. Real-time safety: arithmetic only.
-struct HighPass: Sendable {
-    /// The low-pass' time constant in ms.
-    let timeConstantMs: Double
-    private var lowPass = 0.0
-
-    /// A filter with the low-pass time constant `timeConstantMs`.
-    init(timeConstantMs: Double) {
-        self.timeConstantMs = timeConstantMs
-    }
-
-    /// Starts from `z` (after a gap, or at the first sample): nothing has changed yet.
-    mutating func prime(_ z: Double) {
-        lowPass = z
-    }
-
-    /// How far the low-pass moves towards a sample taken `dt` seconds after the previous one.
-    func step(dt: Double) -> Double {
-        1 - exp(-dt * 1000 / timeConstantMs)
-    }
-
-    /// The high-passed value of `z`, the low-pass moving by `step` (from `step(dt:)`).
-    mutating func filter(_ z: Double, step: Double) -> Double {
-        let h = z - lowPass
-        lowPass += step * h
-        return h
-    }
-}
-
-/// How far z went each way from its level before a strike's onset, in g: `rise` above it, `fall`
-/// below it. A strike's strength is the larger.
-///
-/// Thread safety: a value type. Real-time safety: arithmetic only.
-struct Swing: Sendable {
-    var rise = 0.0
-    var fall = 0.0
-
-    /// The farther of the two.
-    var deviation: Double { max(rise, fall) }
-
-    /// This swing, widened by a sample `departure` g from the level (signed).
-    func including(_ departure: Double) -> Swing {
-        Swing(rise: max(rise, departure), fall: max(fall, -departure))
-    }
-}
-
-/// A sample's departure from the slow levels of x, y and z, g: which way the pad moved.
-///
-/// Thread safety: a value type. Real-time safety: arithmetic only.
-struct Lean: Sendable {
-    var x: Double
-    var y: Double
-    var z: Double
-
-    /// The farther from z's level of this and `other` (a candidate's lean is its peak's).
-    func including(_ other: Lean) -> Lean {
-        abs(other.z) > abs(z) ? other : self
-    }
-
-    /// This lean's part along the unit vector `way`, and the size of the rest.
-    func split(along way: Lean) -> (along: Double, off: Double) {
-        let along = x * way.x + y * way.y + z * way.z
-        return (along, Lean(x: x - along * way.x, y: y - along * way.y, z: z - along * way.z).length)
-    }
-
-    /// Its size, g.
-    var length: Double { (x * x + y * y + z * z).squareRoot() }
-
-    /// Each part divided by `k`.
-    func divided(by k: Double) -> Lean { Lean(x: x / k, y: y / k, z: z / k) }
-
-    /// `share` of the way from this to `other`, part by part (a running mean's step).
-    func moved(toward other: Lean, by share: Double) -> Lean {
-        Lean(x: x + share * (other.x - x), y: y + share * (other.y - y), z: z + share * (other.z - z))
     }
 }

@@ -31,6 +31,9 @@
 /// ringing of two modes at once (a pad's mount and its stand's sway), which no window's fit of
 /// one explains, and a hit too weak for its ringing to stand over the noise.
 ///
+/// A second model learns from the same windows a mount that rings in two modes at once
+/// (`TwoModeRinging`), where this one cannot.
+///
 /// Thread safety: a value type. Real-time safety: arithmetic only, allocation-free.
 struct MountRinging: Sendable {
     /// The window that teaches, s after the end of the scan that found the hit.
@@ -97,14 +100,22 @@ struct MountRinging: Sendable {
     private var weight = 0.0
     private var pastEnd = 0
     private var windowsLearned = 0
+    /// The same windows' model of two modes at once.
+    private(set) var twoModes = TwoModeRinging()
     /// Whether a1 and a2 are learned (not the fixed carry).
     private(set) var hasLearned = false
     private(set) var a1 = -AdaptiveDetector.ringingCarry
     private(set) var a2 = 0.0
 
-    /// |h0 − the ringing's prediction from h1 and h2| (the samples one and two before h0).
-    func unexplained(_ h0: Double, _ h1: Double, _ h2: Double) -> Double {
+    /// |h0 − the one-mode ringing's prediction from h1 and h2| (the samples one and two before h0).
+    func unexplainedByOneMode(_ h0: Double, _ h1: Double, _ h2: Double) -> Double {
         abs(h0 - a1 * h1 - a2 * h2)
+    }
+
+    /// What the ringing, as best learned, leaves of h0 (h1…h4: the four samples before it): the
+    /// lesser of what the one-mode and the two-mode models leave (the latter once learned).
+    func unexplained(_ h0: Double, _ h1: Double, _ h2: Double, _ h3: Double, _ h4: Double) -> Double {
+        min(unexplainedByOneMode(h0, h1, h2), twoModes.unexplained(h0, h1, h2, h3, h4))
     }
 
     /// A hit of `strength` g from rest, whose scan ended at `time`: the quiet after it teaches.
@@ -112,9 +123,16 @@ struct MountRinging: Sendable {
         let w = 1 / (strength * strength)
         guard strength >= Self.teachingG, time.isFinite, w.isFinite, w > 0 else { return }
         window = Sums()
+        twoModes.open()
         listeningFrom = time
         weight = w
         pastEnd = 0
+    }
+
+    /// The pad fired a hit: if a window is open, it holds that stroke, and teaches the two-mode
+    /// model nothing (the one-mode model's own fit already refuses such a window).
+    mutating func heardStroke() {
+        if listeningFrom.isFinite { twoModes.breakWindow() }
     }
 
     /// The samples broke off (a gap, or times going back): the open window teaches nothing.
@@ -122,8 +140,8 @@ struct MountRinging: Sendable {
         listeningFrom = .nan
     }
 
-    /// The sample at `time`, h0, with the two before it.
-    mutating func observe(_ h0: Double, _ h1: Double, _ h2: Double, time: Double) {
+    /// The sample at `time`, h0, with the four before it.
+    mutating func observe(_ h0: Double, _ h1: Double, _ h2: Double, _ h3: Double, _ h4: Double, time: Double) {
         guard listeningFrom.isFinite else { return }
         let age = time - listeningFrom
         if age > Self.windowEnd {
@@ -137,11 +155,13 @@ struct MountRinging: Sendable {
             return
         }
         window.add(h0, h1, h2, weight: weight)
+        twoModes.add(h0, h1, h2, h3, h4, weight: weight)
     }
 
     /// The window is over: fold it in and fit a1 and a2 again.
     private mutating func learn() {
         listeningFrom = .nan
+        twoModes.close(keep: Self.keep, oneMode: a1, a2)
         guard window.explainsItself else { return }
         let sums = learned.faded(by: Self.keep, adding: window)
         guard sums.isFinite else { return }

@@ -20,8 +20,14 @@ struct MountRingingTests {
     static func teach(_ model: inout MountRinging, h: [Double], strength: Double, at time: Double) {
         model.listen(after: strength, at: time)
         for n in 2..<h.count {
-            model.observe(h[n], h[n - 1], h[n - 2], time: time + Double(n) / 100)
+            Self.observe(&model, h, n, time: time + Double(n) / 100)
         }
+    }
+
+    /// Hands the model h[n] at `time`, with the four samples before it (0 before the first).
+    static func observe(_ model: inout MountRinging, _ h: [Double], _ n: Int, time: Double) {
+        let back = { (k: Int) in n - k >= 0 ? h[n - k] : 0 }
+        model.observe(h[n], back(1), back(2), back(3), back(4), time: time)
     }
 
     /// A sampled decaying sinusoid is h[n] = 2 r cos ω h[n−1] − r² h[n−2]. Three windows teach
@@ -42,10 +48,10 @@ struct MountRingingTests {
         // 0.3 of themselves).
         let later = Self.ringing(hz: hz, tau: tau, phase: 5.2, count: 8)
         for n in 2..<later.count {
-            #expect(model.unexplained(later[n], later[n - 1], later[n - 2]) < 0.03, "sample \(n)")
+            #expect(model.unexplainedByOneMode(later[n], later[n - 1], later[n - 2]) < 0.03, "sample \(n)")
         }
         let fixed = MountRinging()
-        let unexplainedByCarry = (2..<later.count).filter { fixed.unexplained(later[$0], later[$0 - 1], later[$0 - 2]) > 0.3 * abs(later[$0]) }
+        let unexplainedByCarry = (2..<later.count).filter { fixed.unexplainedByOneMode(later[$0], later[$0 - 1], later[$0 - 2]) > 0.3 * abs(later[$0]) }
         #expect(unexplainedByCarry.count > (later.count - 2) / 2, "\(unexplainedByCarry)")
     }
 
@@ -63,8 +69,8 @@ struct MountRingingTests {
         let fixed = MountRinging()
         let later = Self.ringing(hz: 50, tau: 0.045, phase: 0.7, count: 8)
         for n in 2..<later.count {
-            let learnedLeft = model.unexplained(later[n], later[n - 1], later[n - 2])
-            let fixedLeft = fixed.unexplained(later[n], later[n - 1], later[n - 2])
+            let learnedLeft = model.unexplainedByOneMode(later[n], later[n - 1], later[n - 2])
+            let fixedLeft = fixed.unexplainedByOneMode(later[n], later[n - 1], later[n - 2])
             #expect(learnedLeft <= fixedLeft + 0.01, "sample \(n): \(learnedLeft) against \(fixedLeft); a1 \(model.a1), a2 \(model.a2)")
         }
         #expect(model.a2 <= 0 && abs(model.a1) <= 0.98 * (1 - model.a2), "a decaying ringing: a1 \(model.a1), a2 \(model.a2)")
@@ -78,9 +84,9 @@ struct MountRingingTests {
         var model = MountRinging()
         for k in 0..<3 {
             model.listen(after: 0.5, at: Double(k))
-            for n in 2..<5 { model.observe(h[n], h[n - 1], h[n - 2], time: Double(k) + Double(n) / 100) }
+            for n in 2..<5 { Self.observe(&model, h, n, time: Double(k) + Double(n) / 100) }
             model.abandon()
-            for n in 5..<h.count { model.observe(h[n], h[n - 1], h[n - 2], time: Double(k) + Double(n) / 100) }
+            for n in 5..<h.count { Self.observe(&model, h, n, time: Double(k) + Double(n) / 100) }
         }
         for k in 3..<6 {
             var broken = h
@@ -321,10 +327,11 @@ struct MountRingingTests {
     /// learned that ringing, and the swing's samples carry it on (the model leaves 0.34 g of its
     /// 1.09 g peak, 0.31 of it, just over the ringing test's 0.3): no shock of its own
     /// (`ringHoldOwnShock`), so it is held. Every other hit is as without the rule. Both run with
-    /// `ringingRescan` off, to judge this rule alone: with it the swing is scanned again from a
-    /// later sample, and fires there as shipped (12.33 s, named in
-    /// `aStrokeMetInASwaysScanIsDatedAtItsStep`; independent-stands-notebook-2.md, "A ghost met in
-    /// its own ringing's scan").
+    /// `ringingRescan` and the two-mode model off, to judge this rule alone: with the rescan
+    /// alone the swing is scanned again from a later sample, and fired there (12.33 s); with the
+    /// two-mode model too, as shipped, it is held (`aStrokeMetInASwaysScanIsDatedAtItsStep`;
+    /// independent-stands-notebook-2.md, "A ghost met in its own ringing's scan" and "A mount
+    /// that rings in two modes").
     @Test func aSwingOfTheLearnedRingingIsNoSoftNoteInIt() throws {
         let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
         #expect(strikes.count == 43)
@@ -332,6 +339,7 @@ struct MountRingingTests {
             try Self.fixtureHits("phone-s4-snare.csv", folder: "independent") {
                 $0.ringHoldOwnShock = shock
                 $0.ringingRescan = false
+                $0.learnsTwoModes = false
             }
         }
         let tolerance = 0.025  // replay's: 2.5 sample periods
@@ -351,8 +359,9 @@ struct MountRingingTests {
     /// are fewer. One soft strike found without it is not (1.26 g at 10.22 s): the lean test
     /// takes it for a push through the stand, for the way the pad learned its loud strokes move
     /// it differs once they are dated at their step. Both run with `ringingRescan` off, to judge
-    /// this rule alone; as shipped the three strokes are dated within 7 ms too, the same strokes
-    /// are found, and four swings of the ringing more fire (12.33, 12.97, 13.03 and 14.30 s).
+    /// this rule alone (and without the two-mode model); as shipped the three strokes are dated
+    /// within 7 ms too, the same strokes are found, and four swings of the ringing fire no more
+    /// (3.93, 4.48, 4.53 and 4.61 s).
     @Test func aStrokeMetInASwaysScanIsDatedAtItsStep() throws {
         let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
         let judge = Judge(strikes: strikes)
@@ -360,6 +369,7 @@ struct MountRingingTests {
             try Self.fixtureHits("phone-s4-snare.csv", folder: "independent") {
                 $0.slowRescanFactor = factor
                 $0.ringingRescan = false
+                $0.learnsTwoModes = false
             }
         }
         let without = try hits(factor: 0), with = try hits(factor: AdaptiveDetector.Configuration().slowRescanFactor)
@@ -369,15 +379,16 @@ struct MountRingingTests {
             #expect(Judge.nearest(with, stroke) <= 0.007, "with the rule, near \(stroke): \(with)")
             #expect(Judge.nearest(shipped, stroke) <= 0.007, "as shipped, near \(stroke): \(shipped)")
         }
-        // As shipped, with the ringing rescan too: the same strokes found, and four swings more
-        // that no strike explains, named (independent-stands-notebook-2.md, "A ghost met in its own
-        // ringing's scan").
+        // As shipped, with the ringing rescan and the two-mode model too: the same strokes found,
+        // no hit that no strike explains but those with the rule alone, and four of these held,
+        // named (the ringing rescan alone fired four swings more, 12.33-14.30 s, which the
+        // two-mode model holds; independent-stands-notebook-2.md, "A mount that rings in two modes").
         #expect(judge.notFound(shipped) == judge.notFound(with),
                 "not found as shipped \(judge.notFound(shipped)), with the rule alone \(judge.notFound(with))")
         let firedAsShipped = judge.unexplained(shipped).filter { Judge.nearest(judge.unexplained(with), $0) > 0.002 }
-        #expect(judge.unexplained(with).allSatisfy { Judge.nearest(judge.unexplained(shipped), $0) <= 0.002 }
-                && firedAsShipped.count == 4 && zip(firedAsShipped, [12.326, 12.968, 13.031, 14.299]).allSatisfy { abs($0 - $1) < 0.002 },
-                "no strike explains \(firedAsShipped) as shipped but not with the rule alone")
+        let heldAsShipped = judge.unexplained(with).filter { Judge.nearest(judge.unexplained(shipped), $0) > 0.002 }
+        #expect(firedAsShipped.isEmpty && heldAsShipped.count == 4
+                 && zip(heldAsShipped, [3.928, 4.476, 4.528, 4.608]).allSatisfy { abs($0 - $1) < 0.002 }, "no strike explains \(firedAsShipped) as shipped but not with the rule alone, and \(heldAsShipped) with the rule alone but not as shipped; as shipped \(judge.unexplained(shipped)), alone \(judge.unexplained(with))")
         #expect(Set(judge.unexplained(with)).isSubset(of: Set(judge.unexplained(without)))
                 && judge.unexplained(with).count < judge.unexplained(without).count,
                 "no strike explains \(judge.unexplained(with)) with the rule, \(judge.unexplained(without)) without")
@@ -425,11 +436,15 @@ struct MountRingingTests {
         let strikes = try Self.strikeTimes("independent/phone-s1-snare.truth.csv")
         let judge = Judge(strikes: strikes)
         func run(_ on: Bool) throws -> [Hit] {
-            try Self.fixtureRun("phone-s1-snare.csv", folder: "independent") { $0.ringingRescan = on }
+            try Self.fixtureRun("phone-s1-snare.csv", folder: "independent") {
+                $0.ringingRescan = on
+                $0.learnsTwoModes = false
+            }
         }
         let withHits = try run(true)
         let without = try run(false).map(\.time), with = withHits.map(\.time)
-        #expect(try Self.fixtureHits("phone-s1-snare.csv", folder: "independent") == with, "the rule is on as shipped")
+        #expect(try Self.fixtureHits("phone-s1-snare.csv", folder: "independent") { $0.learnsTwoModes = false } == with,
+                "the rule is on as shipped (but for the two-mode model, which this test leaves out)")
         let ghost = 24.932
         #expect(Judge.nearest(without, ghost) > Judge.tolerance && without.contains { ghost - $0 > 0.020 && ghost - $0 < 0.040 },
                 "without the rule, a hit 20-40 ms before the ghost and none within 25 ms: \(without)")

@@ -1,0 +1,154 @@
+extension AdaptiveDetector {
+    /// The detector's settings; the defaults are meant to fit every common sensor.
+    public struct Configuration: Equatable, Sendable {
+        public var highPassMs = 4.0
+        public var noiseFactor = 4.0
+        public var minimumG = 0.11
+        public var noiseFloorSeconds = 1.0
+        public var quietMs = 100.0
+        public var scanMs = 4.0
+        public var minimumScanSamples = 2
+        public var maskMs = 45.0
+        public var rearmFraction = 1.0
+        public var rearmDecayMs = 40.0
+        /// Under 500 Hz, date each hit from rest within its sample period (`subSampleOffset`);
+        /// false: at the onset sample.
+        public var subSample = true
+        /// At 500 Hz and faster, a candidate whose steepest step from one sample to the next is
+        /// less than this share of its strength rose over many samples: a bump from another
+        /// instrument on the stand, not a stick's shock (the bump test in the type's notes).
+        /// 0: off.
+        public var sharpness = 0.5
+        /// From about 170 to 500 Hz, a candidate whose swing in a stick's strike's way
+        /// (`strikeSign`) is less than this share of its swing the other way is a push from
+        /// another instrument on the stand, not a strike (the rebound test in the type's notes).
+        /// 0: off.
+        public var rebound = 0.6
+        /// `rebound` under about 170 Hz, where a sensor's low-pass blurs the swing back into the
+        /// shock, so strikes show less of it. 0: off.
+        public var slowRebound = 0.42
+        /// Under 500 Hz, until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, a
+        /// candidate under it that swung one way only, either way (the other way under this share
+        /// of it), and rose over many samples (its steepest step, less three noise floors, under
+        /// `sharpness` of its strength, as the bump test asks), is a push as well: which way a strike swings is then
+        /// only gravity's guess (the rebound test in the type's notes). 0: off; and off with the
+        /// rebound test (`rebound` or `slowRebound` 0 at the rate, or a candidate not from rest
+        /// under `reboundFromRestOnly`). Any hit of 1.2 g the pad fires ends it, a neighbour's
+        /// crosstalk fired that strong too.
+        public var oneWayShare = 0.15
+        /// Whether the rebound test judges only candidates from rest (70 ms or more after the
+        /// last peak), as it did until a bump right behind the pad's own stroke was seen to pass
+        /// it (the rebound test in the type's notes). Off: it judges every candidate.
+        public var reboundFromRestOnly = false
+        /// Under 500 Hz, a candidate under `pushMaximumG` whose motion across x, y and z lies off
+        /// the way this pad's own loud strikes move it by more than this share of its part along
+        /// it came through the stand (the lean test in the type's notes). 0: off.
+        public var leanShare = 0.15
+        /// Until the pad is shown played: once it has felt a push, a candidate under
+        /// `pushMaximumG` and no stronger than this many times the strongest of them is one more
+        /// (while it has felt one, no stronger than it: the felt ceiling in the type's notes). 0: off.
+        public var feltMargin = 1.5
+        /// Under 500 Hz, a pad shown played by a hit of more than twice the strongest push felt
+        /// (not by one of `pushMaximumG`) is no longer so once a push felt later makes the
+        /// strongest such hit one the ceiling holds (no stronger than `feltMargin` times it):
+        /// most likely a bump too, though the push may be one of the pad's own strokes that the
+        /// rebound or lean test took for one (the felt ceiling in the type's notes). false, and a
+        /// proof made at 500 Hz and faster: it stands for good.
+        public var feltProofWithdrawn = true
+        /// Under 500 Hz, a candidate whose peak |h| is under this many times the largest |h|
+        /// before its onset, decaying over `ringHoldMs`, carries on a ringing that was already
+        /// there, the stand's after a neighbour's strike (under about 170 Hz, in what the ringing
+        /// test leaves unexplained of |h|, over `slowRingHoldMs`; the ring hold in the type's
+        /// notes). 0: off.
+        public var ringHold = 1.5
+        /// The ring hold's decay time constant from about 170 to 500 Hz, ms.
+        public var ringHoldMs = 30.0
+        /// Under about 170 Hz, the ring hold's decay time constant, ms (0: no ring hold there).
+        /// There it holds what the ringing test leaves unexplained of each sample's |h| (the
+        /// pad's own mount ringing, as that test predicts it, is not held), only
+        /// `slowMaskHoldShare` of it within the mask of a hit the pad fired, and weighs a
+        /// candidate's unexplained |h| against it: a stand swaying after a neighbour's strike,
+        /// long after the brain's window for its crosstalk (the ring hold in the type's notes).
+        public var slowRingHoldMs = 60.0
+        /// Under about 170 Hz, the share of what the ringing test leaves unexplained that the ring
+        /// hold holds within the mask of a hit the pad fired (it starts again from that hit).
+        /// Held in full there, a roll's next stroke was held by the last one's ringing; held not
+        /// at all, each swing of a sway that fired cleared the hold, and the swing after its mask
+        /// fired too (independent-stands-notebook.md, "A stand that sways").
+        public var slowMaskHoldShare = 0.3
+        /// The ring hold lets a candidate of at least this many g by where the pad's last
+        /// event was a hit it fired (not a push it felt), the re-arm's held peak (that hit's, or
+        /// a swing of its ringing within the mask that rose over it as it decayed) is at least
+        /// `ringHoldOwnFactor` times the candidate's, and the ringing before the onset is no
+        /// more than the re-arm level: a soft note in a loud hit's ringing, which the re-arm has
+        /// judged already (the ring hold in the type's notes). 0: the ring hold judges every
+        /// candidate.
+        public var ringHoldOwnG = 0.4
+        /// How many times a candidate's peak the re-arm's held peak must be for `ringHoldOwnG`
+        /// (0: any).
+        public var ringHoldOwnFactor = 3.0
+        /// Where the ringing test judges (under about 170 Hz always, with the fixed carry until
+        /// the pad has learned; from about 170 to 500 Hz once learned), the share of a
+        /// candidate's peak |h| that the pad's ringing must leave unexplained for `ringHoldOwnG`
+        /// to let it by: a soft note is a shock of its own, and the loud hit's ringing is not.
+        /// The ringing test turns away what is under 0.3 anyway: at 0.3 or less this changes
+        /// nothing (the ring hold in the type's notes).
+        public var ringHoldOwnShock = 0.4
+        /// At 500 Hz and faster, after a hit the pad fired, a candidate of `ringRiseG` or more
+        /// that rises to this many times the largest |h| of the 15-20 ms before it (its ringing
+        /// now) passes the re-arm: a soft note rising over a loud hit's ringing (the ring rise in
+        /// the type's notes). 0: off.
+        public var ringRiseFactor = 2.0
+        /// The least |h|, in g, of a sample the ring rise lets past the re-arm.
+        public var ringRiseG = 0.8
+        /// Under 500 Hz, the ringing test predicts each sample from the two before it as this
+        /// pad's own mount rings, learned from the quiet after its hits (`MountRinging`), and
+        /// from about 170 Hz the onset's chain stops at what that ringing explains; false: under
+        /// about 170 Hz as a ringing that flips its sign every sample (h[n] ≈ −0.7 h[n−1]), and
+        /// from there to 500 Hz not at all.
+        public var learnsRinging = true
+        /// With `learnsRinging`, the ringing test also learns a mount that rings in two modes at
+        /// once (`TwoModeRinging`, h[n] predicted from the four samples before it) and weighs
+        /// each sample by whichever model explains more of it; under about 170 Hz the ring hold
+        /// then weighs a candidate against the one-mode model's level too. false: the one mode only.
+        public var learnsTwoModes = true
+        /// Within the mask, a sample whose |h| passes this many times the last hit's peak is a
+        /// new strike, not the ringing (`breakFactor` in the type's notes); 0: the mask is absolute.
+        public var breakFactor = 4.0
+        /// `breakFactor` at 500 Hz and faster, where the last hit's peak was sampled closely, not
+        /// on a shock's flank (the break-through in the type's notes); 0: the mask is absolute there.
+        public var fastBreakFactor = 2.0
+        /// `breakFactor` under 500 Hz within the mask of a push the pad felt (the rebound, lean
+        /// and felt-ceiling tests), whose ringing is weak for its depth (the break-through in
+        /// the type's notes); 0: `breakFactor` (and with `breakFactor` 0 the mask is absolute here too).
+        public var feltBreakFactor = 2.5
+        /// A candidate whose scan meets a step from one sample to the next steeper than any
+        /// before it (by three noise floors) and larger than its whole swing so far (under
+        /// 500 Hz, `slowRescanFactor` times it), more than a sample after its onset, is scanned
+        /// again from that step (the rescan in the type's notes). false: off, and
+        /// `ringingRescan` with it.
+        public var rescan = true
+        /// Under 500 Hz the rescan's step must be larger than this many times the candidate's
+        /// whole swing so far (the rescan in the type's notes); 0: no rescan under 500 Hz.
+        public var slowRescanFactor = 3.0
+        /// Where the ringing test judges (under about 170 Hz always, with the fixed carry until
+        /// the pad has learned its ringing; from there to 500 Hz once learned), a candidate whose
+        /// samples so far the pad's ringing explains (what it leaves is under `ringingShare` of
+        /// their peak) and whose scan then meets a sample it leaves that much unexplained is
+        /// scanned again from that sample, and dated there (the rescan in the type's notes).
+        /// false: off; `rescan` false turns this off too.
+        public var ringingRescan = true
+        public var velocity = VelocityCurve(floor: 0.1, fullScale: 3.0)
+        /// `velocity`'s full scale in g at 500 Hz and faster, where the sensor's band lets a
+        /// stick's 1.5–3.5 ms shock through nearly whole: on the corpus, strikes of 4–8 g measure
+        /// 3.5–7.7 g at 1.6 kHz against 0.8–3.5 g at 100–250 Hz, so at 3 g every accent would
+        /// play at velocity 1. nil: `velocity.fullScale` at every rate (a full scale the user
+        /// chose, or `drumpad calibrate` measured).
+        public var fastRateFullScale: Double? = 8.0
+
+        /// The defaults, with `velocity`.
+        public init(velocity: VelocityCurve = VelocityCurve(floor: 0.1, fullScale: 3.0)) {
+            self.velocity = velocity
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+@testable import HitDetect
+import Testing
+import TestSupport
+
+/// The ringing test's model of a mount that rings in two modes at once (`TwoModeRinging`, within
+/// `MountRinging`): each sample predicted from the four before it, learned from the same windows
+/// of quiet after the pad's hits.
+struct TwoModeRingingTests {
+    /// h of a mount ringing at 14 Hz over 60 ms and at 38 Hz over 40 ms (at `second` of the
+    /// first's size), sampled at 100 Hz from the phases given.
+    static func twoModes(_ phase1: Double, _ phase2: Double, second: Double = 0.8, count: Int = 16) -> [Double] {
+        let first = MountRingingTests.ringing(hz: 14, tau: 0.060, phase: phase1, count: count)
+        let other = MountRingingTests.ringing(hz: 38, tau: 0.040, phase: phase2, count: count)
+        return zip(first, other).map { $0 + second * $1 }
+    }
+
+    /// Opens a window after a hit of 0.5 g whose scan ended at `time`, and hands the model `h`
+    /// sample by sample, 10 ms apart, its fifth sample (the first with four before it) 10 ms
+    /// after `time`: the window's samples all come with the four before them. With `strokeAt`,
+    /// the pad fires a hit just before that sample.
+    static func teach(_ model: inout MountRinging, _ h: [Double], at time: Double, strokeAt: Int? = nil) {
+        model.listen(after: 0.5, at: time)
+        for n in 4..<h.count {
+            if n == strokeAt { model.heardStroke() }
+            MountRingingTests.observe(&model, h, n, time: time + Double(n - 3) / 100)
+        }
+    }
+
+    /// Three windows of a two-mode ringing, each from other phases, teach the model, though the
+    /// one-mode model refuses every one of them (its fit leaves more than `selfFitShare`). The
+    /// same ringing met later from new phases is explained sample by sample within 0.03 of its
+    /// first swing (once four samples are there to predict from), where the one mode leaves
+    /// over 0.15 of several samples.
+    @Test func threeWindowsOfATwoModeRingingTeachTheTwoModeModel() {
+        var model = MountRinging()
+        for (k, phases) in [(0.3, 2.1), (1.9, 0.4), (4.0, 5.5)].enumerated() {
+            #expect(!model.twoModes.hasLearned, "before window \(k + 1)")
+            Self.teach(&model, Self.twoModes(phases.0, phases.1), at: Double(k))
+        }
+        #expect(model.twoModes.hasLearned)
+        #expect(!model.hasLearned, "the one-mode model learned from two modes: a1 \(model.a1), a2 \(model.a2)")
+        let later = Self.twoModes(5.2, 3.3)
+        let size = later.map(abs).max() ?? 0
+        var oneModeMisses = 0
+        for n in 4..<later.count {
+            let left = model.unexplained(later[n], later[n - 1], later[n - 2], later[n - 3], later[n - 4])
+            #expect(left < 0.03 * size, "sample \(n): \(left)")
+            if model.unexplainedByOneMode(later[n], later[n - 1], later[n - 2]) > 0.15 * size { oneModeMisses += 1 }
+        }
+        #expect(oneModeMisses >= 2, "the one mode explained nearly all of it: the test shows nothing")
+    }
+
+    /// A window in which the pad fired a hit (`heardStroke`) teaches the two-mode model nothing:
+    /// four coefficients fit six or seven samples of a stroke nearly as well as a ringing. A
+    /// stroke in one window breaks only that window; before the window opens it breaks nothing.
+    @Test func aWindowThePadFiredInTeachesTheTwoModeModelNothing() {
+        var model = MountRinging()
+        for k in 0..<4 { Self.teach(&model, Self.twoModes(0.3 + Double(k), 2.1 + 2 * Double(k)), at: Double(k), strokeAt: 7) }
+        #expect(!model.twoModes.hasLearned)
+        model.heardStroke()  // no window open: nothing to break
+        for k in 4..<7 { Self.teach(&model, Self.twoModes(0.3 + Double(k), 2.1 + 2 * Double(k)), at: Double(k)) }
+        #expect(model.twoModes.hasLearned, "three whole windows teach it")
+    }
+
+    /// z of a 100 Hz pad whose strokes (a shock gone within a sample) ring its mount in two
+    /// modes past the mask: 14 Hz over 90 ms and 38 Hz over 60 ms, at 50 % and 40 % of the stroke,
+    /// the second mode from a phase that differs from stroke to stroke.
+    static func padSignal(strikes: [(time: Double, amplitude: Double)], seconds: Double) -> (z: [Double], t: [Double]) {
+        var random = Noise()
+        var z: [Double] = [], t: [Double] = []
+        for i in 0..<Int(seconds * 100) {
+            let time = Double(i) / 100 + 0.003
+            var value = 1.0 + 0.006 * random.next()
+            for strike in strikes where time >= strike.time && time - strike.time < 0.6 {
+                let age = time - strike.time
+                let ringing = 0.5 * exp(-age / 0.090) * sin(2 * .pi * 14 * age) + 0.4 * exp(-age / 0.060) * sin(2 * .pi * 38 * age + 7 * strike.time)
+                value += strike.amplitude * (exp(-age / 0.002) + ringing)
+            }
+            z.append(value)
+            t.append(time)
+        }
+        return (z, t)
+    }
+
+    /// A 100 Hz mount that rings in two modes past the mask, strokes of 2–6 g 0.7 s apart. With the
+    /// one-mode model only (`learnsTwoModes` false) the ringing fires after one stroke in two.
+    /// With two modes the same swings fire until the model has learned (a window in which the
+    /// ringing fired teaches it nothing, so that takes 16 strokes here); past the 17th stroke
+    /// (11.7 s) at most one fires, against five or more, no swing fires that did not with one
+    /// mode, and every stroke the one mode found is still found.
+    @Test func aMountRingingInTwoModesPastTheMaskFiresLessOnceLearned() {
+        let amplitudes = [3.0, 5.0, 2.0, 6.0, 4.0, 2.5]
+        let strikes = (0..<30).map { (time: 0.5 + 0.7 * Double($0), amplitude: amplitudes[$0 % amplitudes.count]) }
+        let signal = Self.padSignal(strikes: strikes, seconds: 22)
+        func run(twoModes: Bool) -> (found: Set<Int>, ringing: [Double]) {
+            var configuration = AdaptiveDetector.Configuration()
+            configuration.learnsTwoModes = twoModes
+            var detector = AdaptiveDetector(configuration)
+            let hits = detector.detect(z: signal.z, time: signal.t).map(\.time)
+            let found = Set(strikes.indices.filter { i in hits.contains { abs($0 - strikes[i].time) <= 0.025 } })
+            let ringing = hits.filter { h in !strikes.contains { abs(h - $0.time) <= 0.025 } }
+            return (found, ringing)
+        }
+        let one = run(twoModes: false), two = run(twoModes: true)
+        let late = { (ringing: [Double]) in ringing.filter { $0 > strikes[16].time } }
+        #expect(late(one.ringing).count >= 5, "the one mode lets little ring: the test shows nothing (\(one.ringing))")
+        #expect(late(two.ringing).count <= 1, "two modes: \(two.ringing), one: \(one.ringing)")
+        #expect(two.ringing.allSatisfy { swing in one.ringing.contains { abs($0 - swing) < 0.002 } },
+                "two modes: \(two.ringing), one: \(one.ringing)")
+        #expect(one.found.isSubset(of: two.found), "lost: \(one.found.subtracting(two.found).sorted())")
+    }
+}
