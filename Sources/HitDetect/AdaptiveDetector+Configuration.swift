@@ -58,8 +58,8 @@ extension AdaptiveDetector {
         /// Under 500 Hz, a candidate whose peak |h| is under this many times the largest |h|
         /// before its onset, decaying over `ringHoldMs`, carries on a ringing that was already
         /// there, the stand's after a neighbour's strike (under about 170 Hz, in what the ringing
-        /// test leaves unexplained of |h|, over `slowRingHoldMs`; the ring hold in the type's
-        /// notes). 0: off.
+        /// test leaves unexplained of |h|, over `slowRingHoldMs`, and with `learnsTwoModes` in
+        /// what the one-mode ringing alone leaves as well; the ring hold in the type's notes). 0: off.
         public var ringHold = 1.5
         /// The ring hold's decay time constant from about 170 to 500 Hz, ms.
         public var ringHoldMs = 30.0
@@ -67,8 +67,9 @@ extension AdaptiveDetector {
         /// There it holds what the ringing test leaves unexplained of each sample's |h| (the
         /// pad's own mount ringing, as that test predicts it, is not held), only
         /// `slowMaskHoldShare` of it within the mask of a hit the pad fired, and weighs a
-        /// candidate's unexplained |h| against it: a stand swaying after a neighbour's strike,
-        /// long after the brain's window for its crosstalk (the ring hold in the type's notes).
+        /// candidate's unexplained |h| against it (with `learnsTwoModes`, also what the one-mode
+        /// ringing alone leaves, against its own level): a stand swaying after a neighbour's
+        /// strike, long after the brain's window for its crosstalk (the ring hold in the type's notes).
         public var slowRingHoldMs = 60.0
         /// Under about 170 Hz, the share of what the ringing test leaves unexplained that the ring
         /// hold holds within the mask of a hit the pad fired (it starts again from that hit).
@@ -101,16 +102,17 @@ extension AdaptiveDetector {
         public var ringRiseFactor = 2.0
         /// The least |h|, in g, of a sample the ring rise lets past the re-arm.
         public var ringRiseG = 0.8
-        /// Under 500 Hz, the ringing test predicts each sample from the two before it as this
-        /// pad's own mount rings, learned from the quiet after its hits (`MountRinging`), and
+        /// Under 500 Hz, the ringing test predicts each sample from the two before it (and with
+        /// `learnsTwoModes` from the four before it as well) as this pad's own mount rings, learned from the quiet after its hits (`MountRinging`), and
         /// from about 170 Hz the onset's chain stops at what that ringing explains; false: under
         /// about 170 Hz as a ringing that flips its sign every sample (h[n] ≈ −0.7 h[n−1]), and
         /// from there to 500 Hz not at all.
         public var learnsRinging = true
         /// With `learnsRinging`, the ringing test also learns a mount that rings in two modes at
         /// once (`TwoModeRinging`, h[n] predicted from the four samples before it) and weighs
-        /// each sample by whichever model explains more of it; under about 170 Hz the ring hold
-        /// then weighs a candidate against the one-mode model's level too. false: the one mode only.
+        /// each sample by whichever model explains more of it; from about 170 to 500 Hz it judges
+        /// once either model has learned, and under about 170 Hz the ring hold weighs a
+        /// candidate against the one-mode model's level too. false: the one mode only.
         public var learnsTwoModes = true
         /// Within the mask, a sample whose |h| passes this many times the last hit's peak is a
         /// new strike, not the ringing (`breakFactor` in the type's notes); 0: the mask is absolute.

@@ -2,8 +2,11 @@
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only.
 struct Lean: Sendable {
+    /// x's departure from its slow level, g.
     var x: Double
+    /// y's departure from its slow level, g.
     var y: Double
+    /// z's departure from its slow level, g.
     var z: Double
 
     /// The farther from z's level of this and `other` (a candidate's lean is its peak's).

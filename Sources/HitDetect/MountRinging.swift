@@ -1,5 +1,6 @@
 /// The adaptive detector's model of its pad's own mount ringing under 500 Hz (the ringing test
-/// in `AdaptiveDetector`'s notes): each sample's h predicted from the two before it,
+/// in `AdaptiveDetector`'s notes): each sample's h predicted from the two before it (and, by
+/// `TwoModeRinging` within it, from the four before it),
 /// h[n] ≈ a1 h[n−1] + a2 h[n−2], which is how a decaying sinusoid looks sampled at any rate
 /// (a1 = 2 r cos ω, a2 = −r², with ω the ringing's phase step per sample and r its decay per
 /// sample). Until it has learned, a1 = −`AdaptiveDetector.ringingCarry` and a2 = 0: a ringing
@@ -28,11 +29,9 @@
 /// the fixed carry, so the ringing fired once the mask was over. From about 170 to 500 Hz it
 /// judges too, once learned (`hasLearned`): there a mount ringing at 18–40 Hz over 100 ms and
 /// more decays more slowly than the ring hold and fired past the mask. Where it cannot help: a
-/// ringing of two modes at once (a pad's mount and its stand's sway), which no window's fit of
-/// one explains, and a hit too weak for its ringing to stand over the noise.
-///
-/// A second model learns from the same windows a mount that rings in two modes at once
-/// (`TwoModeRinging`), where this one cannot.
+/// ringing of two modes at once, which no window's fit of one explains (a second model learns
+/// it from the same windows: `TwoModeRinging`), and a hit too weak for its ringing to stand
+/// over the noise.
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only, allocation-free.
 struct MountRinging: Sendable {

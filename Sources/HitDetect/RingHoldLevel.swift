@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The adaptive detector's ring hold level (the ring hold in its notes): the largest value held
 /// so far, decaying exponentially, and what it was before each of the last four samples, newest
 /// first (a candidate's onset may be three samples back).
@@ -12,11 +8,11 @@ struct RingHoldLevel: Sendable {
     private(set) var now = 0.0
     private var before: (Double, Double, Double, Double) = (0, 0, 0, 0)
 
-    /// A sample holding `held`, `dt` s after the one before, the level decaying with time
-    /// constant `decayMs`. A value no sensor gives (inf, or past the double's range) would hold
-    /// forever: the level starts again from 0 instead.
-    mutating func hold(_ held: Double, dt: Double, decayMs: Double) {
-        let level = max(held, now * exp(-dt * 1000 / decayMs))
+    /// A sample holding `held`, the level before it decaying by `decay` (exp(−dt / the time
+    /// constant), computed once for both of the detector's levels). A value no sensor gives (inf,
+    /// or past the double's range) would hold forever: the level starts again from 0 instead.
+    mutating func hold(_ held: Double, decay: Double) {
+        let level = max(held, now * decay)
         now = level.isFinite ? level : 0
         before = (now, before.0, before.1, before.2)
     }

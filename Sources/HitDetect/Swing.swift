@@ -3,7 +3,9 @@
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic only.
 struct Swing: Sendable {
+    /// The farthest above the level, g.
     var rise = 0.0
+    /// The farthest below the level, g.
     var fall = 0.0
 
     /// The farther of the two.

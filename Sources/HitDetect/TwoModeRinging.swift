@@ -15,13 +15,16 @@
 /// whose own four-coefficient fit leaves at most `selfFitShare` of their Σ h² unexplained, over
 /// at least `samplesNeeded` samples. Four coefficients fit six or seven samples of a stroke
 /// nearly as well as a ringing, so that test alone cannot tell them apart: a window in which the
-/// pad fired a hit (`interrupt`) teaches nothing. The pooled fit leans towards the one-mode
-/// model's (a ridge of `MountRinging.ridge` × the sums' scale): with little evidence of a second
-/// mode, it is the one mode.
+/// pad fired a hit (`MountRinging.heardStroke`) teaches nothing. That hit may be the ringing
+/// itself firing past the mask: where it fires after every stroke, the model learns only from
+/// the strokes after which it did not (`TwoModeRingingTests`: 16 strokes before it judges). The
+/// pooled fit leans towards the one-mode model's a1, a2 as they stood before the window (a
+/// ridge of `MountRinging.ridge` × the sums' scale): with little evidence of a second mode, it
+/// is the one mode; and a fit that does not decay (`decays`) is not taken.
 ///
-/// The detector weighs a sample by whichever model explains more of it (`AdaptiveDetector`'s
-/// ringing test), and under about 170 Hz its ring hold weighs a candidate against each model's
-/// held level.
+/// The detector weighs a sample by whichever model leaves less of it unexplained
+/// (`AdaptiveDetector`'s ringing test), and under about 170 Hz its ring hold holds two levels:
+/// what that lesser remainder leaves, and what the one mode alone leaves.
 ///
 /// Thread safety: a value type. Real-time safety: arithmetic on fixed-size storage, allocation-free.
 struct TwoModeRinging: Sendable {
@@ -36,10 +39,16 @@ struct TwoModeRinging: Sendable {
 
     /// Σ w h_i h_j for i, j in 0…4 (h0 the sample, h1…h4 the four before it), and how many samples.
     private struct Sums: Sendable {
+        /// Σ w h_i h_j at `i * 5 + j`.
         var m = InlineArray<25, Double>(repeating: 0)
+        /// How many samples.
         var count = 0
 
-        mutating func add(_ h: InlineArray<5, Double>, weight: Double) {
+        /// The sample h0 with the four before it, h1…h4, weighed by `weight`.
+        mutating func add(_ h0: Double, _ h1: Double, _ h2: Double, _ h3: Double, _ h4: Double, weight: Double) {
+            // Element by element: an array literal may allocate in a debug build.
+            var h = InlineArray<5, Double>(repeating: 0)
+            (h[0], h[1], h[2], h[3], h[4]) = (h0, h1, h2, h3, h4)
             for i in 0..<5 {
                 for j in 0..<5 { m[i * 5 + j] += weight * h[i] * h[j] }
             }
@@ -54,6 +63,7 @@ struct TwoModeRinging: Sendable {
             return sums
         }
 
+        /// Whether every sum is a number.
         var isFinite: Bool {
             for k in 0..<25 where !m[k].isFinite { return false }
             return true
@@ -62,7 +72,9 @@ struct TwoModeRinging: Sendable {
         /// The least-squares coefficients (h0 ≈ Σ b_k h_k) with a ridge of `ridgeShare` × the
         /// mean Σ h_k² towards `prior`, and the Σ (h0 − Σ b_k h_k)² they leave; nil where the
         /// sums give no answer.
-        func fit(towards prior: InlineArray<4, Double>, ridgeShare: Double) -> (b: InlineArray<4, Double>, residual: Double)? {
+        func fit(towards prior: (Double, Double, Double, Double), ridgeShare: Double) -> (b: InlineArray<4, Double>, residual: Double)? {
+            var toward = InlineArray<4, Double>(repeating: 0)
+            (toward[0], toward[1], toward[2], toward[3]) = prior
             var scale = 0.0
             for i in 1...4 { scale += m[i * 5 + i] }
             let lambda = ridgeShare * scale / 4
@@ -71,7 +83,7 @@ struct TwoModeRinging: Sendable {
             var a = InlineArray<20, Double>(repeating: 0)
             for i in 0..<4 {
                 for j in 0..<4 { a[i * 5 + j] = m[(i + 1) * 5 + j + 1] + (i == j ? lambda : 0) }
-                a[i * 5 + 4] = m[(i + 1) * 5] + lambda * prior[i]
+                a[i * 5 + 4] = m[(i + 1) * 5] + lambda * toward[i]
             }
             for column in 0..<4 {
                 var pivot = column
@@ -114,6 +126,25 @@ struct TwoModeRinging: Sendable {
         hasLearned ? abs(h0 - b[0] * h1 - b[1] * h2 - b[2] * h3 - b[3] * h4) : .infinity
     }
 
+    /// Whether h[n] = b1 h[n−1] + … + b4 h[n−4] decays from any start: every root of
+    /// z⁴ − b1 z³ − b2 z² − b3 z − b4 inside the unit circle (each reflection coefficient of the
+    /// step-down recursion under 1 in size). A predictor that does not decay (a trend, a
+    /// growing swing) is no ringing, and could explain a stroke's own rise.
+    static func decays(_ b: InlineArray<4, Double>) -> Bool {
+        // a(z) = 1 + a1 z⁻¹ + … + a4 z⁻⁴, with a_i = −b_i.
+        var a = InlineArray<4, Double>(repeating: 0)
+        for i in 0..<4 { a[i] = -b[i] }
+        for order in stride(from: 4, through: 1, by: -1) {
+            let k = a[order - 1]
+            guard abs(k) < 1 else { return false }
+            let scale = 1 / (1 - k * k)
+            var lower = InlineArray<4, Double>(repeating: 0)
+            for i in 0..<(order - 1) { lower[i] = (a[i] - k * a[order - 2 - i]) * scale }
+            a = lower
+        }
+        return true
+    }
+
     /// A window opens.
     mutating func open() {
         window = Sums()
@@ -131,20 +162,21 @@ struct TwoModeRinging: Sendable {
             windowBroken = true
             return
         }
-        window.add([h0, h1, h2, h3, h4], weight: weight)
+        window.add(h0, h1, h2, h3, h4, weight: weight)
     }
 
     /// The window is over: fold it in, and fit again leaning towards the one-mode model's a1, a2.
     mutating func close(keep: Double, oneMode a1: Double, _ a2: Double) {
-        guard !windowBroken, window.count >= Self.samplesNeeded,
-              let own = window.fit(towards: [0, 0, 0, 0], ridgeShare: Self.windowRidge),
+        guard !windowBroken, window.count >= Self.samplesNeeded, window.m[0] > 0,
+              let own = window.fit(towards: (0, 0, 0, 0), ridgeShare: Self.windowRidge),
               own.residual <= Self.selfFitShare * window.m[0] else { return }
         let sums = learned.faded(by: keep, adding: window)
         guard sums.isFinite else { return }
         learned = sums
         windowsLearned += 1
         guard windowsLearned >= MountRinging.windowsNeeded,
-              let pooled = sums.fit(towards: [a1, a2, 0, 0], ridgeShare: MountRinging.ridge) else { return }
+              let pooled = sums.fit(towards: (a1, a2, 0, 0), ridgeShare: MountRinging.ridge),
+              Self.decays(pooled.b) else { return }
         b = pooled.b
         hasLearned = true
     }

@@ -68,6 +68,7 @@ struct AllocationTests {
         #expect(counted == 0)
         #expect(fired > 0)
         #expect(detector.mountRinging.a1 != -AdaptiveDetector.ringingCarry, "the model learned")
+        #expect(detector.mountRinging.twoModes.hasLearned, "the two-mode model learned too")
     }
 
     /// At 1.6 kHz (the bump test, the rescan, the ring rise's window and a ghost note over an

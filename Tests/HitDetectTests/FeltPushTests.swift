@@ -269,6 +269,10 @@ struct FeltPushTests {
         #expect(!Self.near(before, stroke, within: 0.010), "felt break-through off: hits at \(before)")
         #expect(hits.count == before.count + 1)
         #expect(hits.map(\.time).filter { abs($0 - stroke) > 0.010 } == before)
+        var shipped = AdaptiveDetector()
+        let asShipped = try FeltCeilingTests.run(&shipped, fixture: fixture)
+        #expect(!Self.near(asShipped.felt.map(\.time), stroke) && Self.near(asShipped.hits.map(\.time), stroke, within: 0.004),
+                "as shipped: hits at \(asShipped.hits.map(\.time)), felt at \(asShipped.felt.map(\.time))")
     }
 
     /// A cymbal's bump right behind the pad's own stroke, on its ringing
@@ -362,6 +366,9 @@ struct FeltPushTests {
             // (The next stroke, 69 ms on, may be dated a sample apart.)
             let others = looser.filter { abs($0 - at) > 0.010 }
             #expect(others.count == hits.count && zip(others, hits).allSatisfy { abs($0 - $1) <= 0.0045 }, "\(fixture)")
+            var shipped = AdaptiveDetector()
+            let asShipped = try FeltCeilingTests.run(&shipped, fixture: fixture).hits.map(\.time)
+            #expect(!Self.near(asShipped, at, within: 0.010), "\(fixture) as shipped: hits at \(asShipped)")
         }
     }
 

@@ -381,10 +381,16 @@ struct MountRingingTests {
         }
         // As shipped, with the ringing rescan and the two-mode model too: the same strokes found,
         // no hit that no strike explains but those with the rule alone, and four of these held,
-        // named (the ringing rescan alone fired four swings more, 12.33-14.30 s, which the
-        // two-mode model holds; independent-stands-notebook-2.md, "A mount that rings in two modes").
+        // named; with the ringing rescan but one mode, four swings more fired (12.33-14.30 s),
+        // none of which fires as shipped (independent-stands-notebook-2.md, "A mount that rings
+        // in two modes").
         #expect(judge.notFound(shipped) == judge.notFound(with),
                 "not found as shipped \(judge.notFound(shipped)), with the rule alone \(judge.notFound(with))")
+        let oneMode = try Self.fixtureHits("phone-s4-snare.csv", folder: "independent") { $0.learnsTwoModes = false }
+        let firedByRescan = judge.unexplained(oneMode).filter { Judge.nearest(judge.unexplained(with), $0) > 0.002 }
+        #expect(firedByRescan.count == 4 && zip(firedByRescan, [12.326, 12.968, 13.031, 14.299]).allSatisfy { abs($0 - $1) < 0.002 }
+                && firedByRescan.allSatisfy { Judge.nearest(shipped, $0) > 0.010 },
+                "with the ringing rescan but one mode: \(firedByRescan); as shipped \(shipped)")
         let firedAsShipped = judge.unexplained(shipped).filter { Judge.nearest(judge.unexplained(with), $0) > 0.002 }
         let heldAsShipped = judge.unexplained(with).filter { Judge.nearest(judge.unexplained(shipped), $0) > 0.002 }
         #expect(firedAsShipped.isEmpty && heldAsShipped.count == 4

@@ -52,15 +52,33 @@ struct TwoModeRingingTests {
     }
 
     /// A window in which the pad fired a hit (`heardStroke`) teaches the two-mode model nothing:
-    /// four coefficients fit six or seven samples of a stroke nearly as well as a ringing. A
-    /// stroke in one window breaks only that window; before the window opens it breaks nothing.
+    /// four coefficients fit six or seven samples of a stroke nearly as well as a ringing. The
+    /// same four windows without the hit teach it; a hit breaks only its own window, so three
+    /// whole windows after the broken ones teach it too.
     @Test func aWindowThePadFiredInTeachesTheTwoModeModelNothing() {
-        var model = MountRinging()
-        for k in 0..<4 { Self.teach(&model, Self.twoModes(0.3 + Double(k), 2.1 + 2 * Double(k)), at: Double(k), strokeAt: 7) }
+        let windows = (0..<4).map { Self.twoModes(0.3 + Double($0), 2.1 + 2 * Double($0)) }
+        var model = MountRinging(), control = MountRinging()
+        for (k, h) in windows.enumerated() {
+            Self.teach(&model, h, at: Double(k), strokeAt: 7)
+            Self.teach(&control, h, at: Double(k))
+        }
         #expect(!model.twoModes.hasLearned)
-        model.heardStroke()  // no window open: nothing to break
+        #expect(control.twoModes.hasLearned, "the same windows without the hit teach it")
         for k in 4..<7 { Self.teach(&model, Self.twoModes(0.3 + Double(k), 2.1 + 2 * Double(k)), at: Double(k)) }
         #expect(model.twoModes.hasLearned, "three whole windows teach it")
+    }
+
+    /// A predictor that does not decay is no ringing (`TwoModeRinging.decays`): a decaying
+    /// two-mode ringing's does, a trend's (h[n] = 2 h[n−1] − h[n−2]) and a growing swing's do not.
+    @Test func onlyAPredictorThatDecaysIsARinging() {
+        // Two modes, r = 0.85 and 0.7: (z² − 2 r1 cos ω1 z + r1²)(z² − 2 r2 cos ω2 z + r2²).
+        let (c1, c2) = (2 * 0.85 * cos(0.9), 2 * 0.7 * cos(2.4))
+        let (q1, q2) = (0.85 * 0.85, 0.7 * 0.7)
+        let decaying: InlineArray<4, Double> = [c1 + c2, -(q1 + q2 + c1 * c2), c1 * q2 + c2 * q1, -q1 * q2]
+        #expect(TwoModeRinging.decays(decaying))
+        #expect(!TwoModeRinging.decays([2, -1, 0, 0]), "a trend")
+        #expect(!TwoModeRinging.decays([2 * 1.05 * cos(0.9), -1.05 * 1.05, 0, 0]), "a growing swing")
+        #expect(!TwoModeRinging.decays([0, 0, 0, 1.01]), "a fourth-sample echo that grows")
     }
 
     /// z of a 100 Hz pad whose strokes (a shock gone within a sample) ring its mount in two
@@ -93,16 +111,17 @@ struct TwoModeRingingTests {
         let amplitudes = [3.0, 5.0, 2.0, 6.0, 4.0, 2.5]
         let strikes = (0..<30).map { (time: 0.5 + 0.7 * Double($0), amplitude: amplitudes[$0 % amplitudes.count]) }
         let signal = Self.padSignal(strikes: strikes, seconds: 22)
-        func run(twoModes: Bool) -> (found: Set<Int>, ringing: [Double]) {
+        func run(twoModes: Bool) -> (found: Set<Int>, ringing: [Double], learned: Bool) {
             var configuration = AdaptiveDetector.Configuration()
             configuration.learnsTwoModes = twoModes
             var detector = AdaptiveDetector(configuration)
             let hits = detector.detect(z: signal.z, time: signal.t).map(\.time)
             let found = Set(strikes.indices.filter { i in hits.contains { abs($0 - strikes[i].time) <= 0.025 } })
             let ringing = hits.filter { h in !strikes.contains { abs(h - $0.time) <= 0.025 } }
-            return (found, ringing)
+            return (found, ringing, detector.mountRinging.twoModes.hasLearned)
         }
         let one = run(twoModes: false), two = run(twoModes: true)
+        #expect(two.learned, "the two-mode model learned")
         let late = { (ringing: [Double]) in ringing.filter { $0 > strikes[16].time } }
         #expect(late(one.ringing).count >= 5, "the one mode lets little ring: the test shows nothing (\(one.ringing))")
         #expect(late(two.ringing).count <= 1, "two modes: \(two.ringing), one: \(one.ringing)")
