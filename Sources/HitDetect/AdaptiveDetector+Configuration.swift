@@ -103,8 +103,9 @@ extension AdaptiveDetector {
         /// The least |h|, in g, of a sample the ring rise lets past the re-arm.
         public var ringRiseG = 0.8
         /// Under 500 Hz, the ringing test predicts each sample from the two before it (and with
-        /// `learnsTwoModes` from the four before it as well) as this pad's own mount rings, learned from the quiet after its hits (`MountRinging`), and
-        /// from about 170 Hz the onset's chain stops at what that ringing explains; false: under
+        /// `learnsTwoModes` from the four before it as well) as this pad's own mount rings,
+        /// learned from the quiet after its hits (`MountRinging`), and from about 170 Hz the
+        /// onset's chain stops at what that ringing explains; false: under
         /// about 170 Hz as a ringing that flips its sign every sample (h[n] ≈ −0.7 h[n−1]), and
         /// from there to 500 Hz not at all.
         public var learnsRinging = true

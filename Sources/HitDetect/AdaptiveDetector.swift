@@ -235,9 +235,10 @@ import Glibc
 ///   from the four samples before it), and each sample counts with whichever leaves less of it
 ///   unexplained; from about 170 to 500 Hz the test judges once either has learned. On the
 ///   independent stands (seeds 1–6) strokes missed · hits no strike explains went 69 · 696 →
-///   65 · 541 (phones), 86 · 303 → 67 · 187 (Joy-Con) and 87 · 214 → 63 · 111 (DualSense), and
-///   on the held-out and fresh seeds likewise (independent-stands-notebook-2.md, "A mount that
-///   rings in two modes").
+///   65 · 541 (phones), 86 · 303 → 67 · 187 (Joy-Con) and 87 · 214 → 63 · 111 (DualSense), with
+///   fewer hits no strike explains on the held-out and fresh seeds too, for a few strokes more
+///   missed on the fresh phones (independent-stands-notebook-2.md, "A mount that rings in two
+///   modes").
 /// - **Ring hold (under 500 Hz):** a candidate whose peak |h| is under `ringHold` (1.5)
 ///   times the largest |h| before its onset, decaying over `ringHoldMs` (30 ms), carries on a
 ///   ringing that was already there and does not fire. What it is for: a neighbour's strike
@@ -264,7 +265,8 @@ import Glibc
 ///   → 0.928), so there it holds what the ringing test leaves unexplained of each sample's |h|,
 ///   decaying over `slowRingHoldMs` (60 ms), and weighs the candidate's unexplained |h| against
 ///   it (with the two-mode model, two levels: what the ringing as best learned leaves and what
-///   its one mode alone leaves, and a candidate held by either is held; `RingHoldLevel`); within the mask of a hit the pad fired it holds only `slowMaskHoldShare` (0.3) of that,
+///   its one mode alone leaves, and a candidate held by either is held; `RingHoldLevel`);
+///   within the mask of a hit the pad fired it holds only `slowMaskHoldShare` (0.3) of that,
 ///   from the hit on. What it is for: a stand swaying after a neighbour's strike (12–24 Hz on
 ///   the independent corpus's phone stands, `stand_f`), each swing a few tenths of a g, for
 ///   0.1–0.3 s, long past the brain's window for the crosstalk; the ringing test predicts the
@@ -492,6 +494,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // (one mode, or two at once), and by its one mode alone (the ring hold weighs both).
         let oneModeUnexplained = modelJudges ? ringing.unexplainedByOneMode(shock.h, previousH, twoBefore)
                                              : abs(shock.h + Self.ringingCarry * previousH)
+        // (From about 170 to 500 Hz, where the fixed carry alone never judges, it still counts
+        // beside a learned two-mode model until the one mode has learned: without it the
+        // independent held-out Joy-Con stands' hits no strike explains went 190 -> 234.)
         let unexplained = modelJudges && c.learnsTwoModes
             ? ringing.unexplained(shock.h, previousH, twoBefore, threeBefore, fourBefore) : oneModeUnexplained
         let threshold = max(c.minimumG, c.noiseFactor * noiseFloor)

@@ -27,7 +27,8 @@
 /// 50 Hz it flips sign every sample, as the fixed carry assumes; at 30–40 Hz it turns by about a
 /// third of a cycle per sample, and a sample that carries the ringing on looks unexplained to
 /// the fixed carry, so the ringing fired once the mask was over. From about 170 to 500 Hz it
-/// judges too, once learned (`hasLearned`): there a mount ringing at 18–40 Hz over 100 ms and
+/// judges too, once learned (`hasLearned`, or the two-mode model's, with which the fixed carry
+/// counts there too; alone it never judges there): there a mount ringing at 18–40 Hz over 100 ms and
 /// more decays more slowly than the ring hold and fired past the mask. Where it cannot help: a
 /// ringing of two modes at once, which no window's fit of one explains (a second model learns
 /// it from the same windows: `TwoModeRinging`), and a hit too weak for its ringing to stand
@@ -112,7 +113,8 @@ struct MountRinging: Sendable {
     }
 
     /// What the ringing, as best learned, leaves of h0 (h1…h4: the four samples before it): the
-    /// lesser of what the one-mode and the two-mode models leave (the latter once learned).
+    /// lesser of what the one-mode model (until learned, the fixed carry) and the two-mode model
+    /// (once learned) leave.
     func unexplained(_ h0: Double, _ h1: Double, _ h2: Double, _ h3: Double, _ h4: Double) -> Double {
         min(unexplainedByOneMode(h0, h1, h2), twoModes.unexplained(h0, h1, h2, h3, h4))
     }

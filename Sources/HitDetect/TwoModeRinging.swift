@@ -8,8 +8,8 @@
 /// modes") a 100 Hz phone's mount rang at its own 20–40 Hz and at a second mode besides; the
 /// one-mode fit left about half of that ringing unexplained 30–60 ms after a stroke, and it fired
 /// past the mask, and a stand's sway after a strike on another pad fired the same way. A window
-/// with two modes is one the one-mode model refuses to learn from (its own fit leaves more than
-/// `MountRinging.selfFitShare`), so this model keeps its own sums.
+/// with two modes is one the one-mode model mostly refuses to learn from (its own fit leaves more
+/// than `MountRinging.selfFitShare`), so this model keeps its own sums.
 ///
 /// It learns where `MountRinging` does, with the same weights and the same fading, from windows
 /// whose own four-coefficient fit leaves at most `selfFitShare` of their Σ h² unexplained, over
@@ -17,7 +17,7 @@
 /// nearly as well as a ringing, so that test alone cannot tell them apart: a window in which the
 /// pad fired a hit (`MountRinging.heardStroke`) teaches nothing. That hit may be the ringing
 /// itself firing past the mask: where it fires after every stroke, the model learns only from
-/// the strokes after which it did not (`TwoModeRingingTests`: 16 strokes before it judges). The
+/// the strokes after which it did not (`TwoModeRingingTests`: as with one mode for 16 strokes). The
 /// pooled fit leans towards the one-mode model's a1, a2 as they stood before the window (a
 /// ridge of `MountRinging.ridge` × the sums' scale): with little evidence of a second mode, it
 /// is the one mode; and a fit that does not decay (`decays`) is not taken.

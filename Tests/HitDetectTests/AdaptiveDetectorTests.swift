@@ -512,8 +512,8 @@ struct AdaptiveDetectorTests {
     /// 0.35 g at first) longer than the re-arm decays: past the mask its swings still cross, each
     /// about as high as the one before. The ring hold takes them for what they are, where the
     /// pad's own soft strikes fire: one struck 70 ms into such a ringing (at 0.4 g, three times
-    /// the ringing then: a hold of 4 would lose it), and one of 0.25 g 110 ms into another (a
-    /// hold that did not decay would lose it).
+    /// the ringing then: with the one-mode ringing model, a hold of 4 would lose it), and one of
+    /// 0.25 g 110 ms into another (a hold that did not decay would lose it).
     @Test func aStandRingingLongerThanTheReArmFiresNoMoreThanOnceAt200Hz() {
         let rate = 200.0
         let rings = [0.5, 1.5, 2.5]

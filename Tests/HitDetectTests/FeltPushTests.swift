@@ -346,7 +346,7 @@ struct FeltPushTests {
     /// accent's ringing 8 ms after it: `ringHoldOwnFactor`); and a swing of the ringing of a 0.73 g bump that fired, 58 ms on
     /// (bumps-seed321, 8.944 s), under 0.4 g (`ringHoldOwnG`). Neither plays; without the one
     /// clause or the other, each did, and the other hits stayed (within a sample). (All without
-    /// the two-mode ringing model, which as shipped holds the second without either clause.)
+    /// the two-mode ringing model; as shipped, with it, neither plays either.)
     @Test func theRingHoldStillHoldsABumpInAHitsRinging() throws {
         let cases: [(fixture: String, at: Double, without: (inout AdaptiveDetector.Configuration) -> Void)] = [
             ("bumps-seed328/snare.csv", 2.614378, { $0.ringHoldOwnFactor = 0 }),
