@@ -96,24 +96,40 @@ struct TwoModeRingingTests {
         #expect(!model.twoModes.hasLearned)
     }
 
+    /// 30 strokes of 2–6 g, 0.7 s apart from 0.5 s.
+    static let strikes: [(time: Double, amplitude: Double)] = {
+        let amplitudes = [3.0, 5.0, 2.0, 6.0, 4.0, 2.5]
+        return (0..<30).map { (time: 0.5 + 0.7 * Double($0), amplitude: amplitudes[$0 % amplitudes.count]) }
+    }()
+
+    /// What a detector at its defaults (the two-mode model on or off) finds in `signal`: the
+    /// strokes of `strikes` it found within `tolerance` s, its hits near none (the ringing), and
+    /// which models learned.
+    struct Run {
+        var found: Set<Int>
+        var ringing: [Double]
+        var oneModeLearned: Bool
+        var twoModesLearned: Bool
+    }
+
+    /// Runs a detector at its defaults, with the two-mode model on or off, over `signal`.
+    static func run(_ signal: (z: [Double], t: [Double]), twoModes: Bool, tolerance: Double) -> Run {
+        var configuration = AdaptiveDetector.Configuration()
+        configuration.learnsTwoModes = twoModes
+        var detector = AdaptiveDetector(configuration)
+        let hits = detector.detect(z: signal.z, time: signal.t).map(\.time)
+        let found = Set(strikes.indices.filter { i in hits.contains { abs($0 - strikes[i].time) <= tolerance } })
+        let ringing = hits.filter { h in !strikes.contains { abs(h - $0.time) <= tolerance } }
+        return Run(found: found, ringing: ringing, oneModeLearned: detector.mountRinging.hasLearned,
+                   twoModesLearned: detector.mountRinging.twoModes.hasLearned)
+    }
+
     /// z of a 100 Hz pad whose strokes (a shock gone within a sample) ring its mount in two
     /// modes past the mask: 14 Hz over 90 ms and 38 Hz over 60 ms, at 50 % and 40 % of the stroke,
     /// the second mode from a phase that differs from stroke to stroke.
     static func padSignal(strikes: [(time: Double, amplitude: Double)], seconds: Double) -> (z: [Double], t: [Double]) {
-        var random = Noise()
-        var z: [Double] = [], t: [Double] = []
-        for i in 0..<Int(seconds * 100) {
-            let time = Double(i) / 100 + 0.003
-            var value = 1.0 + 0.006 * random.next()
-            for strike in strikes where time >= strike.time && time - strike.time < 0.6 {
-                let age = time - strike.time
-                let ringing = 0.5 * exp(-age / 0.090) * sin(2 * .pi * 14 * age) + 0.4 * exp(-age / 0.060) * sin(2 * .pi * 38 * age + 7 * strike.time)
-                value += strike.amplitude * (exp(-age / 0.002) + ringing)
-            }
-            z.append(value)
-            t.append(time)
-        }
-        return (z, t)
+        padSignal(rate: 100, strikes: strikes, seconds: seconds, modes: [(hz: 14, tau: 0.090, share: 0.5), (hz: 38, tau: 0.060, share: 0.4)],
+                  noise: 0.006, shockSeconds: 0.002, offset: 0.003)
     }
 
     /// A 100 Hz mount that rings in two modes past the mask, strokes of 2–6 g 0.7 s apart. With the
@@ -123,20 +139,10 @@ struct TwoModeRingingTests {
     /// (11.7 s) at most one fires, against five or more, no swing fires that did not with one
     /// mode, and every stroke the one mode found is still found.
     @Test func aMountRingingInTwoModesPastTheMaskFiresLessOnceLearned() {
-        let amplitudes = [3.0, 5.0, 2.0, 6.0, 4.0, 2.5]
-        let strikes = (0..<30).map { (time: 0.5 + 0.7 * Double($0), amplitude: amplitudes[$0 % amplitudes.count]) }
+        let strikes = Self.strikes
         let signal = Self.padSignal(strikes: strikes, seconds: 22)
-        func run(twoModes: Bool) -> (found: Set<Int>, ringing: [Double], learned: Bool) {
-            var configuration = AdaptiveDetector.Configuration()
-            configuration.learnsTwoModes = twoModes
-            var detector = AdaptiveDetector(configuration)
-            let hits = detector.detect(z: signal.z, time: signal.t).map(\.time)
-            let found = Set(strikes.indices.filter { i in hits.contains { abs($0 - strikes[i].time) <= 0.025 } })
-            let ringing = hits.filter { h in !strikes.contains { abs(h - $0.time) <= 0.025 } }
-            return (found, ringing, detector.mountRinging.twoModes.hasLearned)
-        }
-        let one = run(twoModes: false), two = run(twoModes: true)
-        #expect(two.learned, "the two-mode model learned")
+        let one = Self.run(signal, twoModes: false, tolerance: 0.025), two = Self.run(signal, twoModes: true, tolerance: 0.025)
+        #expect(two.twoModesLearned, "the two-mode model learned")
         let late = { (ringing: [Double]) in ringing.filter { $0 > strikes[16].time } }
         #expect(late(one.ringing).count >= 5, "the one mode lets little ring: the test shows nothing (\(one.ringing))")
         #expect(late(two.ringing).count <= 1, "two modes: \(two.ringing), one: \(one.ringing)")
@@ -150,20 +156,23 @@ struct TwoModeRingingTests {
     /// z of a pad at `rate` whose strokes (a shock gone within a sample) ring its mount in two
     /// modes past the mask: `modes` (Hz, decay time constant s, share of the stroke), the second
     /// from a phase that differs from stroke to stroke.
+    /// The stroke's shock decays over `shockSeconds`, the sensor's noise is `noise` g, and its
+    /// first sample comes `offset` s after 0.
     static func padSignal(rate: Double, strikes: [(time: Double, amplitude: Double)], seconds: Double,
-                          modes: [(hz: Double, tau: Double, share: Double)]) -> (z: [Double], t: [Double]) {
+                          modes: [(hz: Double, tau: Double, share: Double)], noise: Double = 0.004,
+                          shockSeconds: Double = 0.0015, offset: Double = 0.0013) -> (z: [Double], t: [Double]) {
         var random = Noise()
         var z: [Double] = [], t: [Double] = []
         for i in 0..<Int(seconds * rate) {
-            let time = Double(i) / rate + 0.0013
-            var value = 1.0 + 0.004 * random.next()
+            let time = Double(i) / rate + offset
+            var value = 1.0 + noise * random.next()
             for strike in strikes where time >= strike.time && time - strike.time < 0.6 {
                 let age = time - strike.time
                 var ringing = 0.0
                 for (k, mode) in modes.enumerated() {
                     ringing += mode.share * exp(-age / mode.tau) * sin(2 * .pi * mode.hz * age + (k == 0 ? 0 : 7 * strike.time))
                 }
-                value += strike.amplitude * (exp(-age / 0.0015) + ringing)
+                value += strike.amplitude * (exp(-age / shockSeconds) + ringing)
             }
             z.append(value)
             t.append(time)
@@ -178,20 +187,10 @@ struct TwoModeRingingTests {
     /// there: the ringing past the 12th stroke fires far less, no swing fires that did not with
     /// one mode, and every stroke the one mode found is found.
     @Test func at250HzAMountRingingInTwoModesIsJudgedOnceTheTwoModeModelHasLearned() {
-        let amplitudes = [3.0, 5.0, 2.0, 6.0, 4.0, 2.5]
-        let strikes = (0..<30).map { (time: 0.5 + 0.7 * Double($0), amplitude: amplitudes[$0 % amplitudes.count]) }
+        let strikes = Self.strikes
         let signal = Self.padSignal(rate: 250, strikes: strikes, seconds: 22,
                                     modes: [(hz: 20, tau: 0.110, share: 0.6), (hz: 60, tau: 0.100, share: 0.6)])
-        func run(twoModes: Bool) -> (found: Set<Int>, ringing: [Double], oneModeLearned: Bool, twoModesLearned: Bool) {
-            var configuration = AdaptiveDetector.Configuration()
-            configuration.learnsTwoModes = twoModes
-            var detector = AdaptiveDetector(configuration)
-            let hits = detector.detect(z: signal.z, time: signal.t).map(\.time)
-            let found = Set(strikes.indices.filter { i in hits.contains { abs($0 - strikes[i].time) <= 0.010 } })
-            let ringing = hits.filter { h in !strikes.contains { abs(h - $0.time) <= 0.010 } }
-            return (found, ringing, detector.mountRinging.hasLearned, detector.mountRinging.twoModes.hasLearned)
-        }
-        let one = run(twoModes: false), two = run(twoModes: true)
+        let one = Self.run(signal, twoModes: false, tolerance: 0.010), two = Self.run(signal, twoModes: true, tolerance: 0.010)
         #expect(!one.oneModeLearned && two.twoModesLearned, "one mode learned: \(one.oneModeLearned), two: \(two.twoModesLearned)")
         let late = { (ringing: [Double]) in ringing.filter { $0 > strikes[12].time } }
         #expect(late(one.ringing).count >= 5, "the one mode lets little ring: the test shows nothing (\(one.ringing))")
