@@ -27,9 +27,9 @@
 /// 50 Hz it flips sign every sample, as the fixed carry assumes; at 30–40 Hz it turns by about a
 /// third of a cycle per sample, and a sample that carries the ringing on looks unexplained to
 /// the fixed carry, so the ringing fired once the mask was over. From about 170 to 500 Hz it
-/// judges too, once learned (`hasLearned`, or the two-mode model's, with which the fixed carry
-/// counts there too; alone it never judges there): there a mount ringing at 18–40 Hz over 100 ms and
-/// more decays more slowly than the ring hold and fired past the mask. Where it cannot help: a
+/// judges too, once learned (`hasLearned`, or the two-mode model's, beside which the fixed carry
+/// counts there too; alone it never judges there): there a mount ringing at 18–40 Hz over 100 ms
+/// and more decays more slowly than the ring hold and fired past the mask. Where it cannot help: a
 /// ringing of two modes at once, which no window's fit of one explains (a second model learns
 /// it from the same windows: `TwoModeRinging`), and a hit too weak for its ringing to stand
 /// over the noise.
