@@ -97,6 +97,9 @@ public struct KitReplay {
         public var cancelled: [Int]
         /// Per pad: of those, the ones taken back.
         public var takenBack: [Int]
+        /// Of all pads' hits cancelled on arrival, those a coupled neighbour's sway explained
+        /// (`StandModel.swayingPad`).
+        public var swayed: Int
         /// The couplings learned, as the brain would show them.
         public var couplings: [(source: String, receiver: String, coupling: Double, lagMicros: Double)]
         /// The latency from strike to sound at the end (chosen, or the jitter buffer), µs.
@@ -195,7 +198,7 @@ public struct KitReplay {
                             holdMs: Double(result.holdMicros) / 1000)
         }
         return Result(decisions: decisions, played: played, cancelled: cancelled, takenBack: takenBack,
-                      couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
+                      swayed: groups == nil ? stands?.swayedCount ?? 0 : 0, couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
     }
 
     /// Seconds to µs on the replay's clock. The sensor-log reader keeps times within ±10¹² s

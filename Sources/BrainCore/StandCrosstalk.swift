@@ -26,6 +26,7 @@ public final class StandCrosstalk: Sendable {
         var waiting: [(hit: StandModel.Waiting, untilMicros: Int64)] = []
         var cancelled = 0
         var takenBack = 0
+        var swayed = 0
     }
 
     private let state: Mutex<State>
@@ -55,19 +56,29 @@ public final class StandCrosstalk: Sendable {
             guard let pad = s.model.pad(padKey, rateHz: rateHz) else { return .play(holdMicros: 0, takeBack: []) }
             s.waiting.removeAll { $0.untilMicros < arrivalMicros }
             let explained = s.model.explainingHit(receiver: pad, strikeMicros: strikeMicros, strength: strength, felt: felt)
-            let takeBack = explained == nil
+            var coupled: [StandModel.PairKey] = []
+            // Not crosstalk of a hit around it: perhaps of a coupled neighbour's sway, from a
+            // strike whose window has closed (settled first, so that its sway counts).
+            var swayed = false
+            if explained == nil && !felt {
+                coupled = s.model.settle(upTo: strikeMicros)
+                swayed = s.model.swayingPad(receiver: pad, strikeMicros: strikeMicros, strength: strength) != nil
+            }
+            let takeBack = explained == nil && !swayed
                 ? s.model.explained(bySource: pad, strikeMicros: strikeMicros, strength: strength,
                                     among: s.waiting.map(\.hit))
                 : []
-            for key in s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
-                                     isSource: explained == nil, felt: felt, cause: explained?.id) {
+            coupled += s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
+                                     isSource: explained == nil && !swayed, felt: felt, cause: explained?.id)
+            for key in coupled {
                 if let estimate = s.model.pairs[key]?.estimate {
                     found.append((s.model.padKeys[key.source], s.model.padKeys[key.receiver], estimate))
                 }
             }
-            if explained != nil {
+            if explained != nil || swayed {
                 if felt { return .felt(takeBack: []) }
                 s.cancelled += 1
+                if swayed { s.swayed += 1 }
                 return .crosstalk
             }
             // Felt pushes taken back are only marked: none was queued to play.
@@ -96,6 +107,10 @@ public final class StandCrosstalk: Sendable {
 
     /// Hits cancelled on arrival, and waiting hits taken back, so far.
     public var counts: (cancelled: Int, takenBack: Int) { state.withLock { ($0.cancelled, $0.takenBack) } }
+
+    /// Of the hits cancelled on arrival, those a coupled neighbour's sway explained
+    /// (`StandModel.swayingPad`), so far.
+    public var swayedCount: Int { state.withLock { $0.swayed } }
 
     /// The model as it stands (to show or save).
     public var model: StandModel { state.withLock { $0.model } }

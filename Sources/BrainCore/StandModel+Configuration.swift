@@ -72,6 +72,38 @@ extension StandModel {
         /// How long a strike's sway lasts (its time constant), µs. The sways are not kept in
         /// the state file: they are gone in a second.
         public var swayMicros: Int64 = 300_000
+        /// How much of a coupled neighbour's sway, × the pair's coupling as now weighed, a hit
+        /// on a slow pad may be and still be that sway's crosstalk, not played (0: off). A hit
+        /// is the sway's where its strength ≤ `swayCrosstalkShare` × the pair's coupling
+        /// (learned: `coupling(_:)`, the pair coupled) × the strongest of the other pad's last
+        /// six strikes before it and past the pair's window, each decaying over
+        /// `swayCrosstalkMicros` (`swayingPad`).
+        ///
+        /// Why: a strike sets its stand swaying at 8-25 Hz for a few tenths of a second, and a
+        /// 100-250 Hz pad's detector fires on a swing of it 60-400 ms later, past the pair's
+        /// window and past what the detector can tell from its own signal: on the independent
+        /// stand corpus (seeds 1-6) the hits no strike explains on the played phone pads lay
+        /// mostly past 200 ms after the pad's own stroke (264 of 541), and the idle pads
+        /// played 48. The brain knows the strike that set the stand swaying and how much of it
+        /// the pad feels. On seeds 1-6 the hits no strike explains went 541 → 323 (phones),
+        /// 187 → 76 (Joy-Con), 111 → 65 (DualSense), with no stroke more missed
+        /// (independent-stands-notebook-2.md, "A stand's sway, judged by the brain").
+        ///
+        /// Limits: only a learned pair sways (the prior, a guess of 0.2-0.3, swayed the soft
+        /// strokes that `tools/corpus/stand`'s stands read at a few hundredths of a g), only a
+        /// slow receiver (a pad sampling every `slowestFastPeriod` or faster judges a push
+        /// itself, and lost ghost notes to it), and never a hit at least `swayOwnShare` of the
+        /// pad's own soft strikes. A soft stroke struck 60-300 ms after a loud one on a coupled
+        /// neighbour, read no stronger than the sway it could cause, is lost: the sway's and
+        /// the stroke's readings overlap there, and no test on one hit tells them apart.
+        public var swayCrosstalkShare: Double = 1.6
+        /// How long a strike's sway lasts for `swayCrosstalkShare` (its time constant), µs:
+        /// the simulated stands' sways decay over 80-300 ms; 300 ms here cost soft strokes
+        /// struck 250 ms after a louder neighbour's (a beat at 120 BPM), 150 ms none.
+        public var swayCrosstalkMicros: Int64 = 150_000
+        /// A played pad's hit at least this share of its own soft strikes is never a
+        /// neighbour's sway (`swayCrosstalkShare`): it is the pad's own stroke.
+        public var swayOwnShare: Double = 0.8
         /// A pad that has played this many hits (not judged crosstalk, on arrival or taken back,
         /// nor felt, nor within another pad's sway: `swayShare`) no longer takes
         /// `unplayedRingTailMicros`. A 1.6 kHz pad on a busy stand took

@@ -383,16 +383,42 @@ public struct StandModel: Sendable {
     static let swayLength = 6
 
     /// `source`'s sway on `receiver` at `micros`: the strongest of its strikes before then and
-    /// past the pair's window (whose hits the window judges), each decaying over `swayMicros`.
-    private func sway(_ source: Int, on receiver: Int, at micros: Int64) -> Double {
+    /// past the pair's window (whose hits the window judges), each decaying over `decayMicros`
+    /// (`swayMicros` unless given).
+    private func sway(_ source: Int, on receiver: Int, at micros: Int64, decayMicros: Int64? = nil) -> Double {
         let after = window(source, receiver).after
+        let decay = Double(decayMicros ?? configuration.swayMicros)
         var most = 0.0
         for strike in swayStrikes[source] {
             let age = micros.saturatingSubtract(strike.micros)
             guard age > after else { continue }
-            most = max(most, strike.strength * exp(-Double(age) / Double(configuration.swayMicros)))
+            most = max(most, strike.strength * exp(-Double(age) / decay))
         }
         return most
+    }
+
+    /// Settles the strikes whose windows closed before `nowMicros` (as `learn` does first), so
+    /// that a hit's decision sees their sway (`swayingPad`). Returns the pairs that became
+    /// coupled.
+    public mutating func settle(upTo nowMicros: Int64) -> [PairKey] {
+        settle(before: nowMicros)
+    }
+
+    /// The coupled neighbour whose sway explains a hit of `strength` g on `receiver` at
+    /// `strikeMicros` (`swayCrosstalkShare`), or nil: the hit is that sway's crosstalk. Only
+    /// the strikes settled so far sway (`settle(upTo:)` first).
+    public func swayingPad(receiver: Int, strikeMicros: Int64, strength: Double) -> Int? {
+        let c = configuration
+        guard c.swayCrosstalkShare > 0, c.swayCrosstalkMicros > 0, strength.isFinite, strength > 0,
+              receiver >= 0, receiver < padKeys.count, periods[receiver] > Self.slowestFastPeriod else { return nil }
+        if isPlayed(receiver), let soft = ownSofts[receiver], strength >= c.swayOwnShare * soft { return nil }
+        for source in padKeys.indices where source != receiver && !swayStrikes[source].isEmpty {
+            let (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
+            guard coupled else { continue }
+            let sway = sway(source, on: receiver, at: strikeMicros, decayMicros: c.swayCrosstalkMicros)
+            if c.swayCrosstalkShare * value * sway >= strength { return source }
+        }
+        return nil
     }
 
     /// A strike of `strength` on `pad` at `micros` (in hindsight: `settle`) sets its stand swaying.

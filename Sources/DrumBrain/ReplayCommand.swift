@@ -20,7 +20,8 @@ struct KitReplayCommand: ParsableCommand {
             (groove-kick-250hz.csv plays kick). Each log goes through the detection a pad runs at its defaults, \
             and every pad's hits reach the brain's decisions in the order a live brain receives \
             them (a sensor that reports in bursts included), with the same code: crosstalk across \
-            pads on a stand is learned from the playing and cancelled. As live, each hit starts \
+            pads on a stand is learned from the playing and cancelled, and so is a slow pad's hit \
+            on the stand's sway a learned neighbour's strike set going. As live, each hit starts \
             at its strike time plus one latency chosen from the pads' hits (docs/timing.md); a \
             weak hit that a neighbour's strike could still explain waits for it until then, and \
             past it at most the pads' sensor period + 1 ms. A replay starts from nothing learned, \
@@ -238,6 +239,10 @@ struct KitReplayCommand: ParsableCommand {
                        + (result.takenBack[p] > 0 ? " (\(result.takenBack[p]) taken back while held)" : "")
                        + (felt > 0 ? ", \(felt) pushes felt through the stand (learned from, not played)" : "")
                        + (held.isEmpty ? "" : ", \(held.count) held up to \(DecimalFormatting.string(held.map(\.delayMs).max() ?? 0, decimals: 1)) ms"))
+        }
+        if result.swayed > 0 {
+            Self.report("drumbrain replay: \(result.swayed) of the hits cancelled were a stand's sway: no stronger than a coupled "
+                       + "neighbour's strike, past its window, could still cause")
         }
         if let hitsDir {
             for (p, pad) in pads.enumerated() {

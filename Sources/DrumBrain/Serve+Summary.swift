@@ -53,7 +53,9 @@ extension Serve {
         }
         if let stands = router.stands {
             let counts = stands.counts
-            line += "\(counts.cancelled + counts.takenBack) cancelled as crosstalk of learned stands, "
+            let swayed = stands.swayedCount
+            line += "\(counts.cancelled + counts.takenBack) cancelled as crosstalk of learned stands"
+                + (swayed > 0 ? " (\(swayed) of them a stand's sway)" : "") + ", "
         }
         line += "\(mixer.limitedSamples) samples limited"
         if let latency = router.latency {
