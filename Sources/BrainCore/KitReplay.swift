@@ -98,7 +98,8 @@ public struct KitReplay {
         /// Per pad: of those, the ones taken back.
         public var takenBack: [Int]
         /// Of all pads' hits cancelled on arrival, those a coupled neighbour's sway explained
-        /// (`StandModel.swayingPad`).
+        /// (`StandModel.swayingPad`): the decisions' count since `stands` was made (this
+        /// replay's where it was fresh, as `drumbrain replay`'s is).
         public var swayed: Int
         /// The couplings learned, as the brain would show them.
         public var couplings: [(source: String, receiver: String, coupling: Double, lagMicros: Double)]
@@ -198,7 +199,7 @@ public struct KitReplay {
                             holdMs: Double(result.holdMicros) / 1000)
         }
         return Result(decisions: decisions, played: played, cancelled: cancelled, takenBack: takenBack,
-                      swayed: groups == nil ? stands?.swayedCount ?? 0 : 0, couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
+                      swayed: groups == nil ? stands?.counts.swayed ?? 0 : 0, couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
     }
 
     /// Seconds to µs on the replay's clock. The sensor-log reader keeps times within ±10¹² s

@@ -46,9 +46,9 @@ public final class StandCrosstalk: Sendable {
     /// hit that could be crosstalk waits for its cause until then at no cost, and beyond it at
     /// most the hold; the `holdMicros` returned is only what it adds past the slot.
     ///
-    /// A push the pad felt (`felt`) is judged, waits and is learned from as any hit, so the model
-    /// sees the stand as it would if the pad had sent it as one; it never plays, and is counted
-    /// neither as cancelled nor as taken back.
+    /// A push the pad felt (`felt`) is judged, waits and is learned from as any hit (but by a
+    /// stand's sway, `StandModel.swayingPad`), so the model sees the stand as it would if the pad
+    /// had sent it as one; it never plays, and is counted neither as cancelled nor as taken back.
     public func decide(padKey: String, rateHz: Double?, strikeMicros: Int64, arrivalMicros: Int64,
                        strength: Double, id: UInt32, slotMicros: Int64? = nil, felt: Bool = false) -> Decision {
         var found: [(String, String, Double)] = []
@@ -56,18 +56,21 @@ public final class StandCrosstalk: Sendable {
             guard let pad = s.model.pad(padKey, rateHz: rateHz) else { return .play(holdMicros: 0, takeBack: []) }
             s.waiting.removeAll { $0.untilMicros < arrivalMicros }
             let explained = s.model.explainingHit(receiver: pad, strikeMicros: strikeMicros, strength: strength, felt: felt)
-            var coupled: [StandModel.PairKey] = []
-            // Not crosstalk of a hit around it: perhaps of a coupled neighbour's sway, from a
-            // strike whose window has closed (settled first, so that its sway counts).
-            var swayed = false
-            if explained == nil && !felt {
-                coupled = s.model.settle(upTo: strikeMicros)
-                swayed = s.model.swayingPad(receiver: pad, strikeMicros: strikeMicros, strength: strength) != nil
-            }
-            let takeBack = explained == nil && !swayed
+            let shown = explained == nil
                 ? s.model.explained(bySource: pad, strikeMicros: strikeMicros, strength: strength,
                                     among: s.waiting.map(\.hit))
                 : []
+            var coupled: [StandModel.PairKey] = []
+            // Not crosstalk of a hit around it: perhaps of a coupled neighbour's sway, from a
+            // strike whose window has closed (settled first, as `learn` would next, so that its
+            // sway counts). A swayed hit shows up no waiting crosstalk. A felt push is not judged
+            // by the sway: it never plays, and stays free to wait for a later cause.
+            var swayed = false
+            if explained == nil && !felt && s.model.judgesSway(pad) {
+                coupled = s.model.settle(before: strikeMicros)
+                swayed = s.model.swayingPad(receiver: pad, strikeMicros: strikeMicros, strength: strength) != nil
+            }
+            let takeBack = swayed ? [] : shown
             coupled += s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
                                      isSource: explained == nil && !swayed, felt: felt, cause: explained?.id)
             for key in coupled {
@@ -105,12 +108,11 @@ public final class StandCrosstalk: Sendable {
         state.withLock { _ = $0.model.pad(padKey, rateHz: rateHz) }
     }
 
-    /// Hits cancelled on arrival, and waiting hits taken back, so far.
-    public var counts: (cancelled: Int, takenBack: Int) { state.withLock { ($0.cancelled, $0.takenBack) } }
-
-    /// Of the hits cancelled on arrival, those a coupled neighbour's sway explained
-    /// (`StandModel.swayingPad`), so far.
-    public var swayedCount: Int { state.withLock { $0.swayed } }
+    /// Hits cancelled on arrival, waiting hits taken back, and of those cancelled the ones a
+    /// coupled neighbour's sway explained (`StandModel.swayingPad`), so far (read together).
+    public var counts: (cancelled: Int, takenBack: Int, swayed: Int) {
+        state.withLock { ($0.cancelled, $0.takenBack, $0.swayed) }
+    }
 
     /// The model as it stands (to show or save).
     public var model: StandModel { state.withLock { $0.model } }

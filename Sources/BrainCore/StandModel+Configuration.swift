@@ -77,7 +77,8 @@ extension StandModel {
         /// is the sway's where its strength ≤ `swayCrosstalkShare` × the pair's coupling
         /// (learned: `coupling(_:)`, the pair coupled) × the strongest of the other pad's last
         /// six strikes before it and past the pair's window, each decaying over
-        /// `swayCrosstalkMicros` (`swayingPad`).
+        /// `swayCrosstalkMicros` (`swayingPad`: strikes as `settle` takes them, not felt nor
+        /// within another pad's sway, `swayShare`). Felt pushes are not judged by it.
         ///
         /// Why: a strike sets its stand swaying at 8-25 Hz for a few tenths of a second, and a
         /// 100-250 Hz pad's detector fires on a swing of it 60-400 ms later, past the pair's

@@ -44,4 +44,12 @@ extension StandModel {
         /// The hit it was judged crosstalk of, if any.
         var cause: UInt32?
     }
+
+    /// The coupled pairs now, for the brain to show: (source key, receiver key, coupling, lag µs).
+    public var couplings: [(source: String, receiver: String, coupling: Double, lagMicros: Double)] {
+        pairs.keys.sorted { ($0.source, $0.receiver) < ($1.source, $1.receiver) }.compactMap { key in
+            guard let pair = pairs[key], let estimate = pair.estimate, coupling(key).coupled else { return nil }
+            return (padKeys[key.source], padKeys[key.receiver], estimate, pair.lagMicros)
+        }
+    }
 }

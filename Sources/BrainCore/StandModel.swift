@@ -397,20 +397,24 @@ public struct StandModel: Sendable {
         return most
     }
 
-    /// Settles the strikes whose windows closed before `nowMicros` (as `learn` does first), so
-    /// that a hit's decision sees their sway (`swayingPad`). Returns the pairs that became
-    /// coupled.
-    public mutating func settle(upTo nowMicros: Int64) -> [PairKey] {
-        settle(before: nowMicros)
+    /// Whether `receiver`'s hits are judged by a stand's sway (`swayingPad`): the rule is on
+    /// and its sensor is slower than a fast one's (`slowestFastPeriod`: a fast pad's detector
+    /// tells a push itself).
+    public func judgesSway(_ receiver: Int) -> Bool {
+        let c = configuration
+        return c.swayCrosstalkShare > 0 && c.swayCrosstalkMicros > 0 && receiver >= 0 && receiver < padKeys.count
+            && periods[receiver] > Self.slowestFastPeriod
     }
 
-    /// The coupled neighbour whose sway explains a hit of `strength` g on `receiver` at
-    /// `strikeMicros` (`swayCrosstalkShare`), or nil: the hit is that sway's crosstalk. Only
-    /// the strikes settled so far sway (`settle(upTo:)` first).
+    /// The first coupled neighbour (in pad order) whose sway alone explains a hit of `strength`
+    /// g on `receiver` at `strikeMicros` (`swayCrosstalkShare`), or nil: the hit is that sway's
+    /// crosstalk. Sways of several neighbours are not added up. Only the strikes settled so far
+    /// sway (`settle(before:)` first), and of those the ones `settle` took as strikes: not felt,
+    /// not judged crosstalk, no much stronger hit around them, nor within another pad's sway
+    /// (`swayShare`).
     public func swayingPad(receiver: Int, strikeMicros: Int64, strength: Double) -> Int? {
         let c = configuration
-        guard c.swayCrosstalkShare > 0, c.swayCrosstalkMicros > 0, strength.isFinite, strength > 0,
-              receiver >= 0, receiver < padKeys.count, periods[receiver] > Self.slowestFastPeriod else { return nil }
+        guard judgesSway(receiver), strength.isFinite, strength > 0 else { return nil }
         if isPlayed(receiver), let soft = ownSofts[receiver], strength >= c.swayOwnShare * soft { return nil }
         for source in padKeys.indices where source != receiver && !swayStrikes[source].isEmpty {
             let (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
@@ -423,7 +427,9 @@ public struct StandModel: Sendable {
 
     /// A strike of `strength` on `pad` at `micros` (in hindsight: `settle`) sets its stand swaying.
     private mutating func addSway(_ pad: Int, at micros: Int64, strength: Double) {
-        guard configuration.swayShare > 0, configuration.swayMicros > 0, strength.isFinite, strength > 0 else { return }
+        let c = configuration
+        guard c.swayShare > 0 && c.swayMicros > 0 || c.swayCrosstalkShare > 0 && c.swayCrosstalkMicros > 0,
+              strength.isFinite, strength > 0 else { return }
         Self.keep((micros, strength), in: &swayStrikes[pad], last: Self.swayLength)
     }
 
@@ -643,8 +649,9 @@ public struct StandModel: Sendable {
     /// no much stronger hit on another pad surrounds is a strike, and each other pad either
     /// answered it with a weak hit in its window (a response: its ratio moves the coupling) or
     /// stayed silent (the coupling is below that pad's softest hit over the strike). Returns the
-    /// pairs that became coupled.
-    private mutating func settle(before nowMicros: Int64) -> [PairKey] {
+    /// pairs that became coupled. `learn` settles first; a decision that needs the sway of
+    /// strikes whose windows have closed (`swayingPad`) settles before it.
+    public mutating func settle(before nowMicros: Int64) -> [PairKey] {
         let c = configuration
         let longest = (periods.max() ?? c.defaultPeriodMicros) * 2 + c.lagMicros + 4_000
         var found: [PairKey] = []
@@ -786,13 +793,5 @@ public struct StandModel: Sendable {
         pairs[key] = pair
         restored.insert(key)
         if coupling(key).coupled { announced.insert(key) }
-    }
-
-    /// The coupled pairs now, for the brain to show: (source key, receiver key, coupling, lag µs).
-    public var couplings: [(source: String, receiver: String, coupling: Double, lagMicros: Double)] {
-        pairs.keys.sorted { ($0.source, $0.receiver) < ($1.source, $1.receiver) }.compactMap { key in
-            guard let pair = pairs[key], let estimate = pair.estimate, coupling(key).coupled else { return nil }
-            return (padKeys[key.source], padKeys[key.receiver], estimate, pair.lagMicros)
-        }
     }
 }

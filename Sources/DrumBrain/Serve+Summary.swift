@@ -53,9 +53,8 @@ extension Serve {
         }
         if let stands = router.stands {
             let counts = stands.counts
-            let swayed = stands.swayedCount
             line += "\(counts.cancelled + counts.takenBack) cancelled as crosstalk of learned stands"
-                + (swayed > 0 ? " (\(swayed) of them a stand's sway)" : "") + ", "
+                + (counts.swayed > 0 ? " (\(counts.swayed) of them a stand's sway)" : "") + ", "
         }
         line += "\(mixer.limitedSamples) samples limited"
         if let latency = router.latency {

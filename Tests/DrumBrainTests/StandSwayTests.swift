@@ -40,24 +40,34 @@ struct StandSwayTests {
     }
 
     /// The pair a → b has learned 6 %: a hit on `b` 120 ms after an 8 g strike on `a`, at 0.2 g
-    /// (the sway there could cause 1.6 × 6 % × 1.6 (the margin of a narrow spread) × 8 g ×
-    /// e^-0.8 ≈ 0.55 g), is the
-    /// sway's crosstalk and is counted as such; with the rule off it plays (it is past the
-    /// pair's window, which ends about 50 ms after the strike at 100 Hz).
+    /// (the sway there could cause 1.6 × 6 % × 2.5 (the margin, the pair's spread not yet
+    /// known) × 8 g × e^-0.8 ≈ 0.86 g), is the sway's crosstalk, counted as such, and no source
+    /// of crosstalk itself; with the rule off it plays (it is past the pair's window, 31 ms at
+    /// 100 Hz, and its ring tail, 20 ms more). Nor does a hit of no strength (a bare one) or a
+    /// felt push count as the sway's.
     @Test func aHitOnALearnedNeighboursSwayIsCrosstalk() {
         let (stands, id) = Self.stand(answer: 0.06)
         #expect(stands.model.couplings.contains { $0.source == "a" && $0.receiver == "b" })
         #expect(!Self.plays(stands, id: id, lag: 120, strength: 0.2))
-        #expect(stands.swayedCount == 1)
+        #expect(stands.counts.swayed == 1)
+        #expect(!stands.model.recentIsSource(id: id + 1))
+        let b = stands.model.padKeys.firstIndex(of: "b") ?? -1
+        #expect(stands.model.swayingPad(receiver: b, strikeMicros: 10_125_000, strength: 0.2) != nil)
+        #expect(stands.model.swayingPad(receiver: b, strikeMicros: 10_125_000, strength: 0) == nil)
+        let push = stands.decide(padKey: "b", rateHz: 100, strikeMicros: 10_130_000, arrivalMicros: 10_130_000,
+                                 strength: 0.2, id: id + 2, felt: true)
+        #expect(push == .felt(takeBack: []) && stands.model.recentIsSource(id: id + 2), "\(push)")
+        #expect(stands.counts.swayed == 1)
         let (off, offID) = Self.stand(answer: 0.06, share: 0)
         #expect(Self.plays(off, id: offID, lag: 120, strength: 0.2))
-        #expect(off.swayedCount == 0)
+        #expect(off.counts.swayed == 0)
     }
 
     /// The pad's own stroke in the sway plays: at 0.85 g (over 0.8 of its soft strikes,
-    /// `swayOwnShare`), 80 ms after a 16 g strike whose sway could cause 1.6 × 6 % × 1.6 ×
-    /// 16 g × e^-0.53 ≈ 1.4 g; and the sway decays (`swayCrosstalkMicros`): 0.2 g 600 ms after
-    /// an 8 g strike plays (8 g × e^-4 × 6 % × 1.6 × 1.6 ≈ 0.02 g).
+    /// `swayOwnShare`), 80 ms after a 16 g strike whose sway could cause 1.6 × 6 % × 2.5 ×
+    /// 16 g × e^-0.53 ≈ 2.25 g; and the sway decays (`swayCrosstalkMicros`): 0.2 g 600 ms after
+    /// an 8 g strike plays (8 g × e^-4 × 6 % × 2.5 × 1.6 ≈ 0.035 g; over 300 ms it would be
+    /// 0.26 g).
     @Test func thePadsOwnStrokesAndALateHitPlay() {
         let (own, ownID) = Self.stand(answer: 0.06)
         #expect(Self.plays(own, id: ownID, strike: 16, lag: 80, strength: 0.85))
@@ -67,7 +77,7 @@ struct StandSwayTests {
 
     /// A pair that has not learned a coupling sways nothing: `b` never answered `a` (a pad on
     /// another stand, or one whose crosstalk never showed), and its 0.2 g hit 120 ms after
-    /// `a`'s 8 g strike plays; the prior (0.2-0.3) would have swayed it.
+    /// `a`'s 8 g strike plays; the prior (0.2-0.3) would have swayed it (about 1.7 g).
     @Test func anUnlearnedPairSwaysNothing() {
         let (stands, id) = Self.stand(answer: 0)
         #expect(!stands.model.couplings.contains { $0.source == "a" && $0.receiver == "b" })
