@@ -47,8 +47,9 @@ struct AllocationTests {
     /// Runs an adaptive detector once over a 100 Hz signal whose mount ringing both of its models
     /// learn, before any counting: in a debug build the Swift runtime instantiates a generic
     /// type's metadata (the two-mode model's `InlineArray`s) on its first use in the process, once
-    /// (31 allocations here, counted by whichever adaptive test came first), which is no
-    /// per-sample allocation.
+    /// (31 allocations here, counted by whichever adaptive test came first: every adaptive test
+    /// here warms up, since parallel runs order them at random), which is no per-sample
+    /// allocation.
     static func warmUp() {
         var detector = AdaptiveDetector()
         for i in z.indices { _ = detector.process(z: ringingZ[i], time: times[i] * 2.5) }
@@ -90,6 +91,7 @@ struct AllocationTests {
     @Test func adaptiveProcessAt1600HzDoesNotAllocate() {
         let accents = (0..<6).map { (onset: 0.5 + Double($0) * 0.6, amplitude: 12.0) }
         let signal = AdaptiveDetectorTests.strikes(accents + accents.map { ($0.onset + 0.08, 1.5) }, seconds: 4.2)
+        Self.warmUp()
         var detector = AdaptiveDetector()
         var fired = 0
         allocation_counter_start()
@@ -102,6 +104,7 @@ struct AllocationTests {
     /// With x and y (the lean test learning the way and turning shakes away), still none.
     @Test func adaptiveProcessAcrossThreeAxesDoesNotAllocate() {
         let s = LeaningPad(rate: 250).samples()
+        Self.warmUp()
         var detector = AdaptiveDetector()
         var fired = 0, felt = 0
         allocation_counter_start()
