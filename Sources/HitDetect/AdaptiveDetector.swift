@@ -716,7 +716,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     ///   no strike explains at once (a 5.2 g racktom stroke alone, phone kit4 seed 10, 63.41 s).
     ///   Phone kit4 stands of seeds 1–20: 108 · 42 → 103 · 37 strokes missed · hits no strike
     ///   explains, the worst pad 0.954 → 0.963; no stand measured scored worse by more than a
-    ///   stroke (crosstalk-notebook.md, "A strike that crossed three samples late"). Without the
+    ///   stroke (crosstalk-notebook-2.md, "A strike that crossed three samples late"). Without the
     ///   quiet, a 100 Hz floortom's stroke 102 ms after its own 9.4 g one was dated 28 ms early,
     ///   in that one's ringing (mixed-rates seed 3). A neighbour's crosstalk that stayed under
     ///   the trigger is no peak: a stroke that follows it within 30 ms may be dated from it.

@@ -25,7 +25,7 @@ struct FeltCeiling: Sendable {
     /// A candidate the ceiling holds counts as a push too (it does not raise the ceiling), so
     /// `feltMargin` applies from the next push counted, held or not; and from the first push, a
     /// hit over `provenFactor` times it shows the pad played (at 500 Hz and faster, for good).
-    /// Measured so (crosstalk-notebook.md, "The felt ceiling from the first push").
+    /// Measured so (crosstalk-notebook-2.md, "The felt ceiling from the first push").
     static let firstMargin = 1.0
     static let provenFactor = 2.0
 

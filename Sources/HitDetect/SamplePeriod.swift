@@ -34,7 +34,7 @@
 ///   stamps each batch of samples with one time is not handled: only the intervals between
 ///   batches are counted, so the period learned is the batch's (four samples a time: a 100 Hz
 ///   sensor filtered as a 25 Hz one), and its hits are dated by those times
-///   (docs/crosstalk-notebook.md, "Timestamps that jitter").
+///   (docs/crosstalk-notebook-2.md, "Timestamps that jitter").
 /// - An interval from 1.75 periods counts as two, so at this jitter about a fifth of lost
 ///   samples, their interval shortened by the times around them, count as one period.
 ///

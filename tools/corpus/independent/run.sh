@@ -1,7 +1,7 @@
 #!/bin/bash
 # An independent stand corpus: physics written from the issue's words alone, by a second author who
-# never read tools/corpus/stand or the detectors (docs/crosstalk-notebook.md, "An independent stand
-# corpus"). Generate and score seeds 1-6 x {phone,joycon,dualsense,adxl}, kit and bumps-alone, 2 jobs at a time.
+# never read tools/corpus/stand or the detectors (docs/independent-stands-notebook.md, "An
+# independent stand corpus"). Generate and score seeds 1-6 x {phone,joycon,dualsense,adxl}, kit and bumps-alone, 2 jobs at a time.
 # Needs numpy and scipy. ROOT and BIN may be relative to where it is run from.
 set -u
 ROOT=$(realpath -m "${ROOT:-/tmp/independent-corpus}")
