@@ -199,7 +199,7 @@ public struct KitReplay {
                             holdMs: Double(result.holdMicros) / 1000)
         }
         return Result(decisions: decisions, played: played, cancelled: cancelled, takenBack: takenBack,
-                      swayed: groups == nil ? stands?.counts.swayed ?? 0 : 0, couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
+                      swayed: stands?.counts.swayed ?? 0, couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
     }
 
     /// Seconds to µs on the replay's clock. The sensor-log reader keeps times within ±10¹² s

@@ -258,15 +258,17 @@ struct AdaptiveDetectorTests {
 
     /// z at `rate` (default 1.6 kHz) for `seconds`, each strike as the corpus shapes one: a 2 ms half-sine
     /// shock of its amplitude, then (with `ringing`) the board ringing at 300 Hz (half of it, τ
-    /// 12 ms) and the pad rocking on its mount at `mountHz` (0.6 of it, τ `mountMs`).
+    /// 12 ms) and the pad rocking on its mount at `mountHz` (0.6 of it, τ `mountMs`), each cut
+    /// off `lasting` s after the strike.
     static func strikes(_ strikes: [(onset: Double, amplitude: Double)], seconds: Double, rate: Double = 1600,
-                                mountHz: Double = 40, mountMs: Double = 25, ringing: Bool = true) -> (z: [Double], t: [Double]) {
+                                mountHz: Double = 40, mountMs: Double = 25, ringing: Bool = true,
+                                lasting: Double = 0.2) -> (z: [Double], t: [Double]) {
         var z: [Double] = [], t: [Double] = []
         var random = Noise()
         for i in 0..<Int(seconds * rate) {
             let time = Double(i) / rate
             var value = 1.0 + 0.008 * random.next()
-            for strike in strikes where time >= strike.onset && time < strike.onset + 0.2 {
+            for strike in strikes where time >= strike.onset && time < strike.onset + lasting {
                 let age = time - strike.onset
                 if age < 0.002 {
                     value -= strike.amplitude * sin(.pi * age / 0.002)

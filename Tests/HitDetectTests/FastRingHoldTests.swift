@@ -1,38 +1,15 @@
-import Foundation
 import HitDetect
 import Testing
-import TestSupport
 
 /// The ring hold at 500 Hz and faster (`AdaptiveDetector.Configuration.fastRingHold`): a mount
 /// that rings longer than the re-arm decays does not fire after the mask, and the pad's strokes
 /// struck in its ringing still do.
 struct FastRingHoldTests {
-    /// z at 1.6 kHz for `seconds`: 1 g, noise, and per strike a 2 ms shock of its amplitude, a
-    /// plate ringing at 300 Hz over 12 ms and the mount ringing at `mountHz` over `mountMs`
-    /// (0.6 of the strike at first), each rung out (not cut off).
+    /// z at 1.6 kHz for `seconds` as `AdaptiveDetectorTests.strikes` makes it, each strike rung
+    /// out (not cut off at 200 ms).
     static func signal(_ strikes: [(onset: Double, amplitude: Double)], seconds: Double, mountHz: Double,
                        mountMs: Double) -> (z: [Double], t: [Double]) {
-        let rate = 1600.0
-        var z: [Double] = [], t: [Double] = []
-        var random = Noise()
-        for i in 0..<Int(seconds * rate) {
-            let time = Double(i) / rate
-            var value = 1.0 + 0.008 * random.next()
-            for strike in strikes where time >= strike.onset {
-                let age = time - strike.onset
-                if age < 0.002 {
-                    value -= strike.amplitude * sin(.pi * age / 0.002)
-                } else {
-                    let ring = age - 0.002
-                    let plate: Double = 0.5 * exp(-ring / 0.012) * sin(2 * Double.pi * 300 * ring)
-                    let mount: Double = 0.6 * exp(-ring * 1000 / mountMs) * sin(2 * Double.pi * mountHz * ring)
-                    value += strike.amplitude * (plate + mount)
-                }
-            }
-            z.append(value)
-            t.append(time)
-        }
-        return (z, t)
+        AdaptiveDetectorTests.strikes(strikes, seconds: seconds, mountHz: mountHz, mountMs: mountMs, lasting: .infinity)
     }
 
     /// Hits on `signal` with the hold at fast rates on or off.
