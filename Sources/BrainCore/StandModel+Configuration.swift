@@ -127,6 +127,34 @@ extension StandModel {
         /// (`unplayedHits`): after a restart this waits for five again.
         public var unlearnedFactor: Double = 1.5
 
+        /// Whether a pair whose receiver's sensor is slower than a fast one's (`slowestFastPeriod`:
+        /// under 500 Hz) and that has answered `minimumResponses` strikes (decaying), and still
+        /// answers at least `slowAnswersRate` of them, is weighed, while not coupled, at no less
+        /// than its answers show × `margin` (up to the prior), whatever its silences bound it to
+        /// (false: its silences alone).
+        ///
+        /// Why: behind a 28-45 Hz low-pass a 100 Hz sensor reads a stand's crosstalk only where
+        /// its samples fall on the shock, so such a pad answers a tenth to a quarter of a
+        /// neighbour's strikes (too few to couple the pair), and its silences, each bounding the
+        /// pair to 3 × its softest hit over the strike, drove the pair below the ratio its own
+        /// answers showed: a snare that had answered a racktom's strikes at 7 % was weighed at
+        /// 4 %, and played that crosstalk read at 7.5 %. What a slow pad answers is the very
+        /// crosstalk that fires it. On the independent stand corpus (phones, seeds 1-6) the hits
+        /// no strike explains went 323 → 304 (held out, seeds 7-10: 352 → 319; fresh 11-14:
+        /// 243 → 229, their idle pads 25 → 8), a stroke more missed on the held-out seeds; the
+        /// 200-250 Hz stands as before but for a hit
+        /// (independent-stands-notebook-2.md, "A slow pad's answers against its silences").
+        ///
+        /// Limits: a slow pad's stroke struck with a neighbour's, and read within what the
+        /// pair's answers show × `margin`, is taken for crosstalk until the pair stops answering
+        /// (one stroke more missed on our 71 stands). A pad moved off the stand keeps the pair
+        /// for about 14 strikes more (its response rate falling from 0.2 to `slowAnswersRate`).
+        public var slowAnswersHold = true
+        /// The response rate under which a slow pad's answers no longer hold its pair
+        /// (`slowAnswersHold`): a pad moved away, silent through strikes its answers say it would
+        /// show. 0.03 and 0.05 gave back 2 and 9 of the held-out hits; 0.003 measured as 0.01.
+        public var slowAnswersRate: Double = 0.01
+
         /// The longer of the two ring tails, µs.
         var longestRingTail: Int64 { max(ringTailMicros, unplayedRingTailMicros) }
         /// A hit dated more than a sensor period (the longer of the two) before a strike is

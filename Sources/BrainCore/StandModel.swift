@@ -181,12 +181,19 @@ public struct StandModel: Sendable {
             let learned = estimate * (isPlayed(key.receiver) ? margin(pair, estimate: estimate) : c.margin)
             return (pair.responses < c.trustedResponses ? min(learned, prior) : learned, true)
         }
-        // Not coupled, but it has answered: on a pad that has played `unplayedHits` hits, what
-        // the answers show bounds it too.
-        if c.unlearnedFactor > 0, let estimate = pair.estimate, estimate > 0, playedCounts[key.receiver] >= c.unplayedHits {
-            return (min(prior, pair.upper, estimate * c.margin * c.unlearnedFactor), false)
+        // Not coupled: its silences bound it, but a slow receiver's no lower than its answers
+        // show (`slowAnswersHold`).
+        var upper = pair.upper
+        if c.slowAnswersHold, periods[key.receiver] > Self.slowestFastPeriod, let estimate = pair.estimate,
+           hasAnsweredEnough(pair), pair.responseRate >= c.slowAnswersRate {
+            upper = max(upper, estimate * c.margin)
         }
-        return (min(prior, pair.upper), false)
+        // It has answered: on a pad that has played `unplayedHits` hits, what the answers show
+        // bounds it too.
+        if c.unlearnedFactor > 0, let estimate = pair.estimate, estimate > 0, playedCounts[key.receiver] >= c.unplayedHits {
+            return (min(prior, upper, estimate * c.margin * c.unlearnedFactor), false)
+        }
+        return (min(prior, upper), false)
     }
 
     /// How far above its learned coupling a played receiver's hit is still the pair's crosstalk:

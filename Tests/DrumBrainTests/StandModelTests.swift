@@ -872,6 +872,9 @@ struct StandModelTests {
         for trusted in [5.0, .infinity] {
             var configuration = StandModel.Configuration()
             configuration.trustedResponses = trusted
+            // These pads are 250 Hz ones, whose answers would hold the pair as well
+            // (`slowAnswersHold`); the stand this comes from was a 1.6 kHz one.
+            configuration.slowAnswersHold = false
             let stands = StandCrosstalk(model: StandModel(configuration))
             var id: UInt32 = 0
             Self.teach(stands, "snare", "racktom", strikes: 30, strength: 3, answer: 0.24, id: &id)
@@ -904,11 +907,14 @@ struct StandModelTests {
     /// they are no silences, the pair stays coupled, and the next 8 g strike's crosstalk is
     /// cancelled; weighed against its softest ever, they drop the pair and the crosstalk plays
     /// (the independent phone stands, seed 4). Its hits count as recent for 3 s
-    /// (`recentFloorMicros`): after 4 s of quiet the same silences drop the pair again.
+    /// (`recentFloorMicros`): after 4 s of quiet the same silences drop the pair again. (Its
+    /// answers would hold the pair through eight silences either way at 250 Hz
+    /// (`slowAnswersHold`): off here, so that the recent floor is what is judged.)
     @Test(arguments: [(true, 0.0, true), (false, 0.0, false), (true, 4_000.0, false)])
     func anIdlePadsRaisedTriggerIsNoRunOfSilences(recent: Bool, quietMs: Double, cancelled: Bool) {
         var configuration = StandModel.Configuration()
         configuration.silenceFromRecentFloor = recent
+        configuration.slowAnswersHold = false
         let stands = StandCrosstalk(model: StandModel(configuration))
         var id: UInt32 = 0
         Self.teach(stands, "racktom", "ride", strikes: 1, strength: 0.75, answer: 0.09, id: &id)
