@@ -128,10 +128,13 @@ extension StandModel {
         public var unlearnedFactor: Double = 1.5
 
         /// Whether a pair whose receiver's sensor is slower than a fast one's (`slowestFastPeriod`:
-        /// under 500 Hz) and that has answered `minimumResponses` strikes (decaying), and still
-        /// answers at least `slowAnswersRate` of them, is weighed, while not coupled, at no less
-        /// than its answers show × `margin` (up to the prior), whatever its silences bound it to
-        /// (false: its silences alone).
+        /// under 500 Hz), that has answered `minimumResponses` strikes as they fade (as for being
+        /// coupled: in practice a third answer, the count decaying at each strike) and whose
+        /// response rate is still `slowAnswersRate` or more, is weighed, while not coupled, at no
+        /// less than its answers' median × `margin` (up to the prior), whatever its silences
+        /// bound it to (false: its silences alone). The coupling so weighed also serves where
+        /// any pair's does: what a strike could cause in hindsight (`causeMargin`) and a hit's
+        /// sway (`swayShare`), and whether a hit may wait for its cause (`hold(for:strength:)`).
         ///
         /// Why: behind a 28-45 Hz low-pass a 100 Hz sensor reads a stand's crosstalk only where
         /// its samples fall on the shock, so such a pad answers a tenth to a quarter of a
@@ -147,12 +150,16 @@ extension StandModel {
         ///
         /// Limits: a slow pad's stroke struck with a neighbour's, and read within what the
         /// pair's answers show × `margin`, is taken for crosstalk until the pair stops answering
-        /// (one stroke more missed on our 71 stands). A pad moved off the stand keeps the pair
-        /// for about 14 strikes more (its response rate falling from 0.2 to `slowAnswersRate`).
+        /// (one stroke more missed on our 71 stands); a pad's strokes struck with a neighbour's
+        /// before it is known as played count as answers, and three of them hold the pair at
+        /// the prior until its silences bring the rate down (about 20 strikes, where six did
+        /// before). A pad moved off the stand keeps the pair for 10-20 more strikes of the source.
         public var slowAnswersHold = true
         /// The response rate under which a slow pad's answers no longer hold its pair
         /// (`slowAnswersHold`): a pad moved away, silent through strikes its answers say it would
-        /// show. 0.03 and 0.05 gave back 2 and 9 of the held-out hits; 0.003 measured as 0.01.
+        /// show. The rate is a running share, moved a fifth of the way at each strike that could
+        /// show through, so 0.01 means an answer within about the last 10-20 such strikes.
+        /// 0.03 and 0.05 gave back 2 and 9 of the held-out hits; 0.003 measured as 0.01.
         public var slowAnswersRate: Double = 0.01
 
         /// The longer of the two ring tails, µs.

@@ -168,8 +168,10 @@ public struct StandModel: Sendable {
     /// The coupling used for decisions on `pair` now, and whether it is learned (coupled): the
     /// learned one × `margin` (no more than the prior until the pair has answered
     /// `trustedResponses` strikes), or before that the prior (`playedPriorCoupling` once the
-    /// receiver's own strikes are known), or lower where the pair's silences bound it or, on a
-    /// pad that has played `unplayedHits` hits, what its answers show (`unlearnedFactor`).
+    /// receiver's own strikes are known), or lower where the pair's silences bound it (but a
+    /// receiver slower than 500 Hz no lower than its answers show × `margin` while it still
+    /// answers: `slowAnswersHold`) or, on a pad that has played `unplayedHits` hits, what its
+    /// answers show (`unlearnedFactor`).
     public func coupling(_ key: PairKey) -> (value: Double, coupled: Bool) {
         let c = configuration
         let prior = isPlayed(key.receiver) ? playedPrior * rateFactor(key.source, key.receiver) : priorCoupling(key)
@@ -442,7 +444,8 @@ public struct StandModel: Sendable {
 
     /// Whether a hit of `strength` on `receiver` at `micros` is no more than another pad's sway
     /// could cause: `swayShare` × the pair's coupling as now weighed (`coupling(_:)`: the prior,
-    /// what silences bound it to, or what it learned × `margin`), never over `priorCoupling` (a
+    /// what silences bound it to, what a slow receiver's answers hold it at, or what it learned
+    /// × `margin`), never over `priorCoupling` (a
     /// faster receiver's prior is raised), × that sway.
     private func isSwayed(_ receiver: Int, at micros: Int64, strength: Double) -> Bool {
         let c = configuration

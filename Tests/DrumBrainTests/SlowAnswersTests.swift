@@ -42,8 +42,8 @@ struct SlowAnswersTests {
     }
 
     /// At 100 Hz, crosstalk read at 8 % of the strike (0.8 g) is the pair's: its answers show
-    /// 7 %, weighed × 2.5 (the margin) to 17.5 %, 1.85 g with the softest hit added. Without the
-    /// rule the silences' 3 % (0.4 g) lets it play. The pad's own stroke struck with the strike,
+    /// 7 %, weighed × 2.5 (the margin) to 17.5 %, 1.75 g. Without the rule the silences' 3 %
+    /// (0.3 g) lets it play. The pad's own stroke struck with the strike,
     /// at 2.5 g (25 %), plays either way. The pair is not coupled: no coupling is shown.
     @Test func aSlowPadsAnswersOutweighItsSilences() {
         let (stands, id) = Self.stand(hold: true)
@@ -66,8 +66,9 @@ struct SlowAnswersTests {
     }
 
     /// A pad moved off the stand stops answering: after 20 more strikes it leaves silent (its
-    /// response rate from about 0.27 to under 0.01, `slowAnswersRate`), its silences bound the
-    /// pair again and the 0.8 g hit plays; after 8 the answers still hold it.
+    /// response rate, about 0.09 five strikes after its last answer, falls under 0.01 after
+    /// about ten: `slowAnswersRate`), its silences bound the pair again and the 0.8 g hit plays;
+    /// after 8 (about 0.015) the answers still hold it.
     @Test(arguments: [(8, false), (20, true)])
     func aMovedPadsSilencesBoundThePairAgain(silences: Int, plays: Bool) {
         let (stands, first) = Self.stand(hold: true)
