@@ -84,22 +84,22 @@ extension AdaptiveDetector {
         /// at all, each swing of a sway that fired cleared the hold, and the swing after its mask
         /// fired too (independent-stands-notebook.md, "A stand that sways").
         public var slowMaskHoldShare = 0.3
-        /// Under about 170 Hz, a candidate dated within `maskMs` of the pad's last hit, where
-        /// that hit was fired from rest and the candidate is weaker than this share of it, is
-        /// that hit's ringing: it does not fire, and the pad is masked and its ring hold starts
-        /// again from it as from a hit (the slow echo test in the type's notes). 0: off.
+        /// Under about 170 Hz, a candidate that would fire, whose onset lies within the mask of
+        /// the pad's last hit, where that hit was fired from rest, and weaker than this share of
+        /// it, is that hit's ringing: it does not fire, and the pad is masked and its ring hold
+        /// starts again from it as from a hit (the slow echo test in the type's notes). 0: off.
         ///
-        /// Why: at 100 Hz the mask starts at the sample the onset's chain began on, up to a
-        /// period before the strike, and ends on the fourth sample after it; a mount ringing
-        /// hard (the independent stand corpus's snares of seeds 1 and 3, at 22-32 Hz over
-        /// 95-126 ms, swinging ±3-5 g after a 9 g stroke) swings there by more than the re-arm
-        /// asks, the ringing test's models cannot yet explain what the sensor's low-pass still
-        /// shapes of the strike, and the swing fired 37-44 ms after the stroke: 75 of the 304
-        /// hits no strike explains on the phones' played pads (seeds 1-6). 0.7 spares a roll's
-        /// soft strokes, 55-60 ms apart but dated as close as 45 ms and within 0.8-1.0 of each
-        /// other (the single-pad corpus's phone roll of seed 18 lost two at 1.0 and one at 0.8),
-        /// and takes 29 of the 75 (independent-stands-notebook-2.md, "A mount's first swings
-        /// past the mask at 100 Hz").
+        /// Why: at 100 Hz the mask starts at the sample the onset's chain began on and can end
+        /// four samples after the one that crossed; a mount ringing hard (the independent stand
+        /// corpus's snares of seeds 1 and 3, at 22-32 Hz over 95-126 ms, swinging ±3-5 g after
+        /// a 9 g stroke) swings there by more than the re-arm asks, the ringing test's models
+        /// cannot yet explain what the sensor's low-pass still shapes of the strike, and the
+        /// swing fired, its onset walked back into the mask: 75 of the 304 hits no strike
+        /// explains on the phones' played pads (seeds 1-6), 37-44 ms after the true stroke.
+        /// 0.7 spares a roll's soft strokes, 55-60 ms apart but dated as close as 45 ms and
+        /// within 0.8-1.0 of each other (the single-pad corpus's phone roll of seed 18 lost two
+        /// at 1.0 and one at 0.8), and takes 36 of the 75 and 7 more past 45 ms
+        /// (independent-stands-notebook-2.md, "A mount's first swings past the mask at 100 Hz").
         public var slowEchoShare = 0.7
         /// The ring hold lets a candidate of at least this many g by where the pad's last
         /// event was a hit it fired (not a push it felt), the re-arm's held peak (that hit's, or

@@ -190,14 +190,16 @@ import Glibc
 ///   roll's next stroke can. The last peak is held through the mask: a sample of the ringing
 ///   higher than the decayed peak becomes the new reference, so a pad whose mount rings longer
 ///   than the mask (or a slow sensor that saw only the shock's flank) does not fire again.
-/// - **Slow echo (under about 170 Hz):** a candidate dated within the mask of the pad's last
-///   hit, where that hit came from rest, and weaker than `slowEchoShare` (0.7) of it, is that
-///   hit's ringing: it does not fire, the pad is masked again from it and its ring hold starts
-///   again there, as after a hit. At 100 Hz the mask can end on the fourth sample after the
-///   strike, where a mount ringing hard swings by more than the re-arm asks and the ringing
-///   test's models cannot yet explain what the sensor's low-pass still shapes of the strike; the
-///   candidate's onset is then walked back into the mask. On the independent phone stands
-///   (seeds 1–6) 75 of 304 hits no strike explains came 37–44 ms after the pad's own stroke.
+/// - **Slow echo (under about 170 Hz):** a candidate that would fire (not a push), whose onset
+///   lies within the mask of the pad's last hit, where that hit came from rest, and weaker than
+///   `slowEchoShare` (0.7) of it, is that hit's ringing: it does not fire, the pad is masked
+///   again from it and its slow ring hold starts again there, as after a hit. At 100 Hz the mask
+///   (45 ms from the chain's first sample) can end four samples after the sample that crossed,
+///   where a mount ringing hard swings by more than the re-arm asks and the ringing test's models,
+///   which predict each sample from the few before it, still start from samples the sensor's
+///   low-pass shaped from the strike; the swing's onset is then walked back into the mask. On the
+///   independent phone stands (seeds 1–6) 75 of 304 hits no strike explains came 37–44 ms after
+///   the pad's own stroke, by the strokes' true times.
 /// - **Ring rise (500 Hz and faster):** after a hit the pad fired (not a push turned away), a
 ///   sample of |h| of `ringRiseG` (0.8 g) or more and `ringRiseFactor` (2) times the largest |h|
 ///   of the 15–20 ms that end four samples before it (so a soft note's own rise is not counted)
@@ -387,9 +389,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var lastWasFelt = false
     // Whether the last peak was a hit the pad fired (not a push felt or turned away): the ring rise.
     private var lastWasFired = false
-    // The last hit fired from rest, under about 170 Hz: its time and strength (the slow echo
-    // test, `Configuration.slowEchoShare`); nil after any other hit.
-    private var lastFromRest: (time: Double, strength: Double)?
+    // The last hit fired from rest, under about 170 Hz: its strength and when its mask ends (the
+    // slow echo test, `Configuration.slowEchoShare`); nil after any other hit.
+    private var lastFromRest: (strength: Double, maskEnd: Double)?
     // The ring rise's window: the largest |h| in each of the last four blocks of
     // `ringRiseBlockMs`, newest (still filling) first, of the samples up to the fourth before the
     // one being judged (a soft note's own rise stays out of it); and when the newest began.
@@ -991,21 +993,6 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             state = .idle
             return nil
         }
-        // The slow echo test (under about 170 Hz): the mount's first swings after a loud hit
-        // from rest, dated within the mask of it and weaker than `slowEchoShare` of it, are its
-        // ringing. Masked as the hit was, and the ring hold starts again from here, as from a
-        // hit: a ghost note after it is judged as it would have been had this fired.
-        if slow, c.slowEchoShare > 0, lastWasFired, let last = lastFromRest, time >= last.time,
-           time - last.time < c.maskMs / 1000, swing.deviation < c.slowEchoShare * last.strength {
-            if ringHoldJudges(dt: dt) {
-                ringLevel.restart()
-                oneModeRingLevel.restart()
-            }
-            lastPeak = max(peak, rearmLevel(at: now))
-            lastPeakTime = now
-            state = .masked(until: maskFrom + c.maskMs / 1000)
-            return nil
-        }
         let deviation = swing.deviation
         var curve = c.velocity
         if let fullScale = c.fastRateFullScale, dt <= Self.fastRatePeriod { curve.fullScale = fullScale }
@@ -1056,6 +1043,23 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             state = .masked(until: maskFrom + c.maskMs / 1000)
             return nil
         }
+        // The slow echo test (under about 170 Hz): a swing of the mount's ringing after a hit
+        // fired from rest, its onset walked back into that hit's mask, and weaker than
+        // `slowEchoShare` of it, is that hit's ringing, not a stroke. After the tests that tell a
+        // push (which is still felt), so only what would fire is judged. Masked again from it,
+        // and the slow ring hold starts again there, as after a hit: a ghost note after it is
+        // judged as it would have been had this fired.
+        if slow, c.slowEchoShare > 0, lastWasFired, let last = lastFromRest, time < last.maskEnd,
+           deviation < c.slowEchoShare * last.strength {
+            if ringHoldJudges(dt: dt) {
+                ringLevel.restart()
+                oneModeRingLevel.restart()
+            }
+            lastPeak = max(peak, rearmLevel(at: now))
+            lastPeakTime = now
+            state = .masked(until: maskFrom + c.maskMs / 1000)
+            return nil
+        }
         if deviation >= Self.pushMaximumG {
             struckLoud = true
             strikeVotes = max(-Self.strikeVotesHeld, min(Self.strikeVotesHeld, strikeVotes + (swing.rise > swing.fall ? 1 : -1)))
@@ -1069,7 +1073,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         lastPeakTime = now
         lastWasFelt = false
         lastWasFired = true
-        lastFromRest = slow && fromRest ? (hit.time, deviation) : nil
+        lastFromRest = slow && fromRest ? (deviation, maskFrom + c.maskMs / 1000) : nil
         if ringHoldJudges(dt: dt), Self.isSlowRate(dt: dt) {  // the slow ring hold starts again from the hit
             ringLevel.restart()
             oneModeRingLevel.restart()

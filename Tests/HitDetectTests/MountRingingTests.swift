@@ -466,11 +466,11 @@ struct MountRingingTests {
                 && judge.notFound(with).count < judge.notFound(without).count,
                 "not found with the rule \(judge.notFound(with)), without \(judge.notFound(without))")
         // Hits no strike explains: fewer; each one with the rule lies within 10 ms of one
-        // without it, but for two, named: 43 ms after the 20.79 s stroke the rule finds (the
-        // mask's edge), and 21.19 s.
+        // without it, but for 21.19 s. (The rule also finds the 20.79 s stroke, and the swing 43 ms
+        // after it, within its hit's mask, is the slow echo test's: `SlowEchoTests`.)
         #expect(judge.unexplained(with).count < judge.unexplained(without).count,
                 "\(judge.unexplained(with)) with, \(judge.unexplained(without)) without")
         let new = judge.unexplained(with).filter { Judge.nearest(judge.unexplained(without), $0) > 0.010 }
-        #expect(new.allSatisfy { abs($0 - 20.834) < 0.002 || abs($0 - 21.188) < 0.002 }, "new with the rule: \(new)")
+        #expect(new.allSatisfy { abs($0 - 21.188) < 0.002 }, "new with the rule: \(new)")
     }
 }
