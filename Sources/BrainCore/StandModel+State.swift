@@ -91,4 +91,19 @@ extension StandModel {
         }
         return String(validating: bytes, as: UTF8.self)
     }
+
+    /// Puts back a pair's evidence from a state file; a pair that was coupled is not announced
+    /// again.
+    mutating func restore(_ key: PairKey, estimate: Double?, responses: Double, responseRate: Double, upper: Double,
+                          lagMicros: Double) {
+        var pair = Pair(prior: configuration.priorCoupling)
+        pair.estimate = estimate
+        pair.responses = responses
+        pair.responseRate = responseRate
+        pair.upper = upper
+        pair.lagMicros = lagMicros
+        pairs[key] = pair
+        restored.insert(key)
+        if coupling(key).coupled { announced.insert(key) }
+    }
 }

@@ -81,13 +81,13 @@ public struct StandModel: Sendable {
     /// (`swayShare`).
     private var swayStrikes: [[(micros: Int64, strength: Double)]] = []
     /// Evidence per ordered pair (source, receiver).
-    public private(set) var pairs: [PairKey: Pair] = [:]
+    public internal(set) var pairs: [PairKey: Pair] = [:]
     private var recent: [Recent] = []
     /// Pairs announced as sharing a stand, so each is said once.
-    private var announced: Set<PairKey> = []
+    var announced: Set<PairKey> = []
     /// Pairs put back from a state file: kept in the next one even while their pads' rates, and
     /// so their priors, are not known yet.
-    private(set) var restored: Set<PairKey> = []
+    var restored: Set<PairKey> = []
 
     /// A model with nothing learned.
     public init(_ configuration: Configuration = Configuration()) {
@@ -788,20 +788,5 @@ public struct StandModel: Sendable {
             $0.settled && nowMicros.saturatingSubtract($0.strikeMicros) > 3 * longest + c.longestRingTail
         }
         return found
-    }
-
-    /// Puts back a pair's evidence from a state file; a pair that was coupled is not announced
-    /// again.
-    mutating func restore(_ key: PairKey, estimate: Double?, responses: Double, responseRate: Double, upper: Double,
-                          lagMicros: Double) {
-        var pair = Pair(prior: configuration.priorCoupling)
-        pair.estimate = estimate
-        pair.responses = responses
-        pair.responseRate = responseRate
-        pair.upper = upper
-        pair.lagMicros = lagMicros
-        pairs[key] = pair
-        restored.insert(key)
-        if coupling(key).coupled { announced.insert(key) }
     }
 }
