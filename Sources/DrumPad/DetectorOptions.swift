@@ -36,7 +36,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Velocity of a hit just over the threshold, 0...1.")
     var velocityFloor: Double = 0.1
 
-    @Option(help: "Strength in g that gives velocity 1: the jump |Δz| (card, tvdrums; default 2.0), or for adaptive how far z went from its level before the strike (default 3.0, and 8.0 for sensors of 500 Hz and more, whose samples see a strike's shock nearly whole).")
+    @Option(help: "Strength in g that gives velocity 0.95 (stronger hits rise towards 1, in order): the jump |Δz| (card, tvdrums; default 2.0), or for adaptive how far z went from its level before the strike (default 3.0, and 8.0 for sensors of 500 Hz and more, whose samples see a strike's shock nearly whole).")
     var velocityFullScale: Double?
 
     @Option(help: "Adaptive detector: the least trigger |h'| (z high-passed twice) in g that fires, however quiet the sensor (default 0.11).")

@@ -5,13 +5,33 @@ struct VelocityCurveTests {
     @Test(arguments: [
         (amplitude: 0.5, expected: 0.1),    // at the threshold: the floor
         (amplitude: 0.3, expected: 0.1),    // below it (never happens for a hit): clamped
-        (amplitude: 1.25, expected: 0.55),  // halfway: floor + 0.9 × 0.5
-        (amplitude: 2.0, expected: 1.0),    // full scale
-        (amplitude: 9.0, expected: 1.0),    // beyond: clamped
+        (amplitude: 1.25, expected: 0.525), // halfway: floor + (0.95 − floor) × 0.5
+        (amplitude: 2.0, expected: 0.95),   // full scale: 1 − the headroom (0.05)
+        (amplitude: 3.5, expected: 0.975),  // twice as far past the threshold: 1 − 0.05 / 2
+        (amplitude: 9.0, expected: 1 - 0.05 / (8.5 / 1.5)),  // beyond: towards 1
     ])
     func mapsAmplitudeLinearlyBetweenFloorAndFullScale(amplitude: Double, expected: Double) {
         let curve = VelocityCurve(floor: 0.1, fullScale: 2.0)
         #expect(abs(curve.velocity(amplitude: amplitude, thresholdAmplitude: 0.5) - expected) < 1e-12)
+    }
+
+    /// Without headroom the curve is the straight line from the floor to 1 at full scale, and
+    /// every jump past it plays at 1.
+    @Test(arguments: [(amplitude: 1.25, expected: 0.55), (amplitude: 2.0, expected: 1.0), (amplitude: 9.0, expected: 1.0)])
+    func withoutHeadroomJumpsPastFullScaleAllPlayAtOne(amplitude: Double, expected: Double) {
+        let curve = VelocityCurve(floor: 0.1, fullScale: 2.0, headroom: 0)
+        #expect(abs(curve.velocity(amplitude: amplitude, thresholdAmplitude: 0.5) - expected) < 1e-12)
+    }
+
+    /// Jumps past full scale keep their order, each under 1: loud strikes read past it are not a
+    /// tie. The headroom never takes the line under the floor.
+    @Test func jumpsPastFullScaleKeepTheirOrderUnderOne() {
+        let curve = VelocityCurve(floor: 0.1, fullScale: 3.0)
+        let velocities = [3.5, 4.5, 6.0, 9.0, 14.0].map { curve.velocity(amplitude: $0, thresholdAmplitude: 0.11) }
+        #expect(zip(velocities, velocities.dropFirst()).allSatisfy { $0 < $1 } && velocities.allSatisfy { $0 > 0.95 && $0 < 1 },
+                "\(velocities)")
+        let loudFloor = VelocityCurve(floor: 0.98, fullScale: 2.0)
+        #expect(abs(loudFloor.headroom - 0.02) < 1e-12 && loudFloor.velocity(amplitude: 0.5, thresholdAmplitude: 0.5) == 0.98)
     }
 
     @Test func isMonotonicAndWithinRange() {
@@ -37,13 +57,14 @@ struct VelocityCurveTests {
     }
 }
 
-/// The curve shapes: the same ends, monotonic, soft above linear above hard in between.
+/// The curve shapes: the same ends (the floor, and 1 − the headroom at full scale), monotonic,
+/// soft above linear above hard in between.
 struct VelocityCurveShapeTests {
     @Test(arguments: VelocityCurve.Shape.allCases)
     func everyShapeKeepsTheEndsAndNeverPlaysAHarderStrikeSofter(shape: VelocityCurve.Shape) {
         let curve = VelocityCurve(floor: 0.1, fullScale: 2.0, shape: shape)
         #expect(curve.velocity(amplitude: 0.5, thresholdAmplitude: 0.5) == 0.1)
-        #expect(curve.velocity(amplitude: 2.0, thresholdAmplitude: 0.5) == 1)
+        #expect(abs(curve.velocity(amplitude: 2.0, thresholdAmplitude: 0.5) - 0.95) < 1e-12)
         let amplitudes = stride(from: 0.5, through: 2.5, by: 0.01).map { $0 }
         let velocities = amplitudes.map { curve.velocity(amplitude: $0, thresholdAmplitude: 0.5) }
         #expect(zip(velocities, velocities.dropFirst()).allSatisfy { $0 <= $1 })
@@ -51,7 +72,7 @@ struct VelocityCurveShapeTests {
 
     @Test func softLiftsAndHardLowersTheMiddle() {
         func velocity(_ shape: VelocityCurve.Shape) -> Double {
-            VelocityCurve(floor: 0, fullScale: 1.5, shape: shape).velocity(amplitude: 0.75, thresholdAmplitude: 0.5)
+            VelocityCurve(floor: 0, fullScale: 1.5, shape: shape, headroom: 0).velocity(amplitude: 0.75, thresholdAmplitude: 0.5)
         }
         // Position 0.25: √0.25 = 0.5, 0.25, 0.25² = 0.0625.
         #expect(abs(velocity(.soft) - 0.5) < 1e-12)
