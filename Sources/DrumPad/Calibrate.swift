@@ -17,7 +17,7 @@ struct Calibrate: ParsableCommand {
             times, soft and hard) or from a recording of the same. The adaptive detector's \
             high-passed signal gives the noise floor (idle samples) and each strike's peak and \
             ringing; from them come the least peak that fires (--minimum-g), the mask that covers \
-            the ringing (--mask-ms) and the peak that plays at full velocity \
+            the ringing (--mask-ms) and the peak that plays at full scale (velocity 0.95, stronger ones towards 1) \
             (--velocity-full-scale). The settings are written to ~/.config/drumpad/settings.conf \
             (or --out), which `drumpad run` and `drumpad replay` read from then on, and say so.
 

@@ -169,8 +169,8 @@ extension AdaptiveDetector {
         /// `velocity`'s full scale in g at 500 Hz and faster, where the sensor's band lets a
         /// stick's 1.5–3.5 ms shock through nearly whole: on the corpus, strikes of 4–8 g measure
         /// 3.5–7.7 g at 1.6 kHz against 0.8–3.5 g at 100–250 Hz, so at 3 g every accent would
-        /// play at velocity 1. nil: `velocity.fullScale` at every rate (a full scale the user
-        /// chose, or `drumpad calibrate` measured).
+        /// play within the curve's headroom (0.95–1). nil: `velocity.fullScale` at every rate (a
+        /// full scale the user chose, or `drumpad calibrate` measured).
         public var fastRateFullScale: Double? = 8.0
 
         /// The defaults, with `velocity`.

@@ -44,7 +44,8 @@ import Glibc
 ///   under `sharpness` (0.5) × its strength rose over many samples: a cymbal's 4–10 ms push, not a
 ///   stick's 1–3.5 ms shock. It does not fire and masks nothing; the re-arm holds its tail off.
 ///   From 1.2 g anything is a strike: a stick's 3 ms contact behind an 800 Hz low-pass rises as
-///   smoothly (an independent idle ride's hits went 1 → 11).
+///   smoothly (the independent 1.6 kHz stands' worst pads went 0.42–0.81 → 0.97–1.00 with that
+///   ceiling, for an idle ride's hits 1 → 11).
 /// - **Rebound test (under 500 Hz):** behind a 200–250 Hz sensor's low-pass a stick's shock shows
 ///   mostly as the mount's swing back, a push through the stand nearly whole. A candidate whose
 ///   swing from z's slow level (the four samples before it and its scan) went against `strikeSign`
@@ -63,8 +64,8 @@ import Glibc
 ///   stronger than those felt. After `FeltCeiling.feltNeeded` (1) push, a candidate under
 ///   `pushMaximumG` and no stronger than `FeltCeiling.firstMargin` (1) × it, from the second push
 ///   `feltMargin` (1.5) × the strongest, is felt too (from the first push: a bumped pad alone's
-///   hits 284 → 250 over 120 stands; of about 39,000 strikes at 100–250 Hz three more missed, two
-///   fewer). A hit of 1.2 g, or twice the strongest push, shows the pad played (one before the
+///   hits 284 → 250 over 120 stands, no stroke more or fewer on 290 played ones; the ceiling cost
+///   three strikes of about 39,000 at 100–250 Hz, and found two). A hit of 1.2 g, or twice the strongest push, shows the pad played (one before the
 ///   first push is weighed once four are felt); under 500 Hz a proof by twice is withdrawn once a
 ///   later push would hold it (`feltProofWithdrawn`). Only pushes other tests turn away raise it
 ///   (at 500 Hz and faster the bump test's too; what it holds there masks nothing). It costs a

@@ -42,19 +42,20 @@ public struct Hit: Equatable, Sendable {
 /// Why the headroom: on the independent stand corpus (`tools/corpus/independent`) a third to
 /// two thirds of the played strokes of 100-250 Hz pads read past the adaptive detector's 3 g
 /// full scale, and their tie held the velocity's rank correlation with the strike strength to
-/// 0.70-0.79 at worst; their readings rank at 0.73-0.87 (independent-stands-notebook-2.md, "Loud
-/// strikes kept in order").
+/// 0.67 (phones), 0.79 (Joy-Con) and 0.79 (DualSense) at worst; kept in order, 0.71, 0.83 and
+/// 0.87 (independent-stands-notebook-2.md, "Loud strikes kept in order").
 ///
 /// Thread safety: a plain value. Real-time safety: `velocity(...)` is arithmetic only.
 public struct VelocityCurve: Equatable, Sendable {
     /// Velocity of a hit whose amplitude is exactly at the threshold, 0...1.
     public var floor: Double
-    /// Amplitude |Δz| in g that maps to velocity 1.
+    /// Amplitude |Δz| in g that maps to velocity 1 − `headroom` (stronger ones rise towards 1).
     public var fullScale: Double
     /// How the position between threshold and full scale becomes velocity.
     public var shape: Shape
-    /// The share of the velocity range kept for jumps past `fullScale`, 0...1 − `floor`: a jump
-    /// at full scale plays at 1 − headroom, stronger ones approach 1 (0: they all play at 1).
+    /// The share of the velocity range kept for jumps past `fullScale`: a jump at full scale
+    /// plays at 1 − headroom, stronger ones approach 1 (0: they all play at 1). At most half of
+    /// what lies above `floor` is used, so the line from the floor always rises.
     public var headroom: Double
 
     /// The curve's shape over the position p (0 at the threshold, 1 at full scale).
@@ -75,7 +76,7 @@ public struct VelocityCurve: Equatable, Sendable {
         self.floor = floor
         self.fullScale = fullScale
         self.shape = shape
-        self.headroom = min(headroom, 1 - floor)
+        self.headroom = headroom
     }
 
     /// The velocity of a hit of amplitude `amplitude` when the threshold amplitude is
@@ -85,7 +86,8 @@ public struct VelocityCurve: Equatable, Sendable {
         let span = fullScale - thresholdAmplitude
         guard span > 0 else { return 1 }
         let position = (amplitude - thresholdAmplitude) / span
-        if position > 1 && headroom > 0 { return 1 - headroom / position }
+        let room = Swift.max(0, Swift.min(headroom, (1 - floor) / 2))
+        if position > 1 && room > 0 { return 1 - room / position }
         let clamped = position < 0 ? 0 : (position > 1 ? 1 : position)
         let shaped: Double
         switch shape {
@@ -93,6 +95,6 @@ public struct VelocityCurve: Equatable, Sendable {
         case .soft: shaped = clamped.squareRoot()
         case .hard: shaped = clamped * clamped
         }
-        return floor + (1 - headroom - floor) * shaped
+        return floor + (1 - room - floor) * shaped
     }
 }

@@ -96,7 +96,7 @@ struct ReplayCommandTests {
             return Self.hitRows(run.stdout).compactMap { $0.count == 5 ? Double($0[3]) : nil }
         }
         let measured = velocities([])
-        #expect(measured.count > 10 && measured.allSatisfy { $0 < 1 }, "\(measured)")
+        #expect(measured.count > 10 && measured.allSatisfy { $0 < 0.95 }, "\(measured)")
         let given = velocities(["--velocity-full-scale", "3"])
         #expect(given.count == measured.count && given.filter { $0 >= 0.95 }.count >= 3
                     && given.filter { $0 >= 0.95 }.count > measured.filter { $0 >= 0.95 }.count, "\(given)")

@@ -24,14 +24,20 @@ struct VelocityCurveTests {
     }
 
     /// Jumps past full scale keep their order, each under 1: loud strikes read past it are not a
-    /// tie. The headroom never takes the line under the floor.
+    /// tie. A floor near 1 keeps half of what lies above it as headroom (set at once or later),
+    /// so the line from the floor still rises.
     @Test func jumpsPastFullScaleKeepTheirOrderUnderOne() {
         let curve = VelocityCurve(floor: 0.1, fullScale: 3.0)
         let velocities = [3.5, 4.5, 6.0, 9.0, 14.0].map { curve.velocity(amplitude: $0, thresholdAmplitude: 0.11) }
         #expect(zip(velocities, velocities.dropFirst()).allSatisfy { $0 < $1 } && velocities.allSatisfy { $0 > 0.95 && $0 < 1 },
                 "\(velocities)")
-        let loudFloor = VelocityCurve(floor: 0.98, fullScale: 2.0)
-        #expect(abs(loudFloor.headroom - 0.02) < 1e-12 && loudFloor.velocity(amplitude: 0.5, thresholdAmplitude: 0.5) == 0.98)
+        var loudFloor = VelocityCurve(floor: 0.98, fullScale: 2.0)
+        #expect(loudFloor.velocity(amplitude: 0.5, thresholdAmplitude: 0.5) == 0.98)
+        #expect(abs(loudFloor.velocity(amplitude: 2.0, thresholdAmplitude: 0.5) - 0.99) < 1e-12)
+        #expect(loudFloor.velocity(amplitude: 3.5, thresholdAmplitude: 0.5) > 0.99)
+        loudFloor.floor = 0.96
+        #expect(loudFloor.velocity(amplitude: 1.25, thresholdAmplitude: 0.5) > 0.96
+                && loudFloor.velocity(amplitude: 2.0, thresholdAmplitude: 0.5) < loudFloor.velocity(amplitude: 2.5, thresholdAmplitude: 0.5))
     }
 
     @Test func isMonotonicAndWithinRange() {
