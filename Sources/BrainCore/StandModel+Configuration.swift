@@ -162,6 +162,25 @@ extension StandModel {
         /// 0.03 and 0.05 gave back 2 and 9 of the held-out hits; 0.003 measured as 0.01.
         public var slowAnswersRate: Double = 0.01
 
+        /// Whether the silences of a receiver sampling at 500 Hz or faster (`slowestFastPeriod`)
+        /// that is not yet known as played (it has not struck `ownSoftStrikes` times alone: an
+        /// idle pad) leave its pairs' bound where it is (false: they bound it as any pad's).
+        ///
+        /// Why: a 1.6 kHz pad reads a neighbour's crosstalk nearly whole, as a smooth push, and
+        /// its detector's bump test lets most of it by, so an idle 1.6 kHz ride answers only the
+        /// loudest strikes. Each silence bounded the pair to 3 × the ride's softest hit over the
+        /// strike, a few hundredths, and it then played the crosstalk of 11-12 g backbeats and
+        /// unisons read at 6 %: on the independent ADXL345 stands the idle rides played 8
+        /// (seeds 1-6), 1 (held-out 7-10) and 5 (fresh 11-14) hits, none with this; no stroke
+        /// was missed or found otherwise there, and our 71 stands scored as before
+        /// (independent-stands-notebook-2.md, "An idle 1.6 kHz pad's silences").
+        ///
+        /// Limits: until such a pad has struck three times alone, a stroke of its own struck
+        /// with a neighbour's is weighed against the prior (an idle pad has no stroke to lose;
+        /// a pad on another stand is known as played once it strikes alone), and a pad moved
+        /// away is not unlearned by its silences meanwhile.
+        public var fastIdleKeepsPrior = true
+
         /// The longer of the two ring tails, µs.
         var longestRingTail: Int64 { max(ringTailMicros, unplayedRingTailMicros) }
         /// A hit dated more than a sensor period (the longer of the two) before a strike is

@@ -760,7 +760,7 @@ public struct StandModel: Sendable {
                         }
                     }
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
-                } else if !answered && telling
+                } else if !answered && telling && !(c.fastIdleKeepsPrior && periods[receiver] <= Self.slowestFastPeriod && !isPlayed(receiver))
                             && (pair.responseRate < c.minimumResponseRate
                                 || pair.responseRate < c.unlearnedSilenceRate && periods[receiver] > Self.slowestFastPeriod
                                     && !hasAnsweredEnough(pair)) {
