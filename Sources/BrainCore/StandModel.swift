@@ -186,7 +186,7 @@ public struct StandModel: Sendable {
         // Not coupled: its silences bound it, but a slow receiver's no lower than its answers
         // show (`slowAnswersHold`).
         var upper = pair.upper
-        if c.slowAnswersHold, periods[key.receiver] > Self.slowestFastPeriod, let estimate = pair.estimate,
+        if c.slowAnswersHold, !isFast(key.receiver), let estimate = pair.estimate,
            hasAnsweredEnough(pair), pair.responseRate >= c.slowAnswersRate {
             upper = max(upper, estimate * c.margin)
         }
@@ -257,6 +257,10 @@ public struct StandModel: Sendable {
     /// then. Periods are whole µs, so a sensor a hair under 500 Hz counts as fast here; a pad that
     /// has not said its rate counts as 250 Hz (`defaultPeriodMicros`).
     static let slowestFastPeriod: Int64 = 2_000
+
+    /// Whether `pad` samples every `slowestFastPeriod` or faster (500 Hz and up): its detector
+    /// judges a push itself and reads a neighbour's crosstalk nearly whole.
+    private func isFast(_ pad: Int) -> Bool { periods[pad] <= Self.slowestFastPeriod }
 
     /// The most two pads' rates count as apart (25 Hz and 1.6 kHz): beyond it, the bounds that
     /// follow the rates stop growing, so no coupling learned exceeds what the state file keeps.
@@ -412,7 +416,7 @@ public struct StandModel: Sendable {
     public func judgesSway(_ receiver: Int) -> Bool {
         let c = configuration
         return c.swayCrosstalkShare > 0 && c.swayCrosstalkMicros > 0 && receiver >= 0 && receiver < padKeys.count
-            && periods[receiver] > Self.slowestFastPeriod
+            && !isFast(receiver)
     }
 
     /// The first coupled neighbour (in pad order) whose sway alone explains a hit of `strength`
@@ -760,9 +764,9 @@ public struct StandModel: Sendable {
                         }
                     }
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
-                } else if !answered && telling && !(c.fastIdleKeepsPrior && periods[receiver] <= Self.slowestFastPeriod && !isPlayed(receiver))
+                } else if !answered && telling && !(c.fastIdleKeepsPrior && isFast(receiver) && !isPlayed(receiver))
                             && (pair.responseRate < c.minimumResponseRate
-                                || pair.responseRate < c.unlearnedSilenceRate && periods[receiver] > Self.slowestFastPeriod
+                                || pair.responseRate < c.unlearnedSilenceRate && !isFast(receiver)
                                     && !hasAnsweredEnough(pair)) {
                     // A pair that mostly stays silent is bounded by its silences; one that
                     // answers often is not (a detector's bump test lets smooth crosstalk by). One

@@ -678,6 +678,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         return departure > c.ringRiseFactor * ringing
     }
 
+    /// The slow ring hold starts again (from a hit, or a swing taken for one: the slow echo test).
+    private mutating func restartSlowRingHold() {
+        ringLevel.restart()
+        oneModeRingLevel.restart()
+    }
+
     /// The last peak, decayed to `time`.
     private func rearmLevel(at time: Double) -> Double {
         lastPeak * exp(-(time - lastPeakTime) * 1000 / (lastWasFelt ? Self.feltRearmDecayMs : configuration.rearmDecayMs))
@@ -795,10 +801,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // judged as it would have been had this fired.
         if slow, c.slowEchoShare > 0, lastWasFired, let last = lastFromRest, time < last.maskEnd,
            deviation < c.slowEchoShare * last.strength {
-            if ringHoldJudges(dt: dt) {
-                ringLevel.restart()
-                oneModeRingLevel.restart()
-            }
+            if ringHoldJudges(dt: dt) { restartSlowRingHold() }
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
             state = .masked(until: maskFrom + c.maskMs / 1000)
@@ -818,10 +821,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         lastWasFelt = false
         lastWasFired = true
         lastFromRest = slow && fromRest ? (deviation, maskFrom + c.maskMs / 1000) : nil
-        if ringHoldJudges(dt: dt), Self.isSlowRate(dt: dt) {  // the slow ring hold starts again from the hit
-            ringLevel.restart()
-            oneModeRingLevel.restart()
-        }
+        if ringHoldJudges(dt: dt), slow { restartSlowRingHold() }  // the slow ring hold starts again from the hit
         state = .masked(until: maskFrom + c.maskMs / 1000)
         return hit
     }
