@@ -1,0 +1,51 @@
+/// The adaptive detector's fixed numbers: the ones its tests and models share, which no
+/// configuration changes (`AdaptiveDetector.Configuration` holds those a user may set).
+extension AdaptiveDetector {
+    /// At slow rates, how much of the sample before's h the mount's ringing carries into the next
+    /// sample, with its sign flipped (h[n] ≈ −0.7 h[n−1]), until the pad has learned how its own
+    /// mount rings (`MountRinging`).
+    static let ringingCarry = 0.7
+    /// The share of a candidate's peak |h| that its samples must leave unexplained by the
+    /// ringing (`ringingCarry`, or the learned `MountRinging`) to be a strike (see `fire`).
+    static let ringingShare = 0.3
+    /// The onset's place within its sample period, in periods after the onset sample: `at` +
+    /// `slope` × (the onset sample's departure from the level / the hit's strength), within ±½.
+    /// Fitted by least squares on the corpus's grooves, rolls and sparse logs (seeds 1–3): at 100,
+    /// 200 and 250 Hz the fits were 0.73 − 1.72 r, 0.56 − 1.97 r and 0.68 − 1.94 r.
+    static let subSampleOffset = (at: 0.65, slope: -1.9)
+    /// The rebound test's ceiling: a candidate that swung against a strike's way (or, under
+    /// `oneWayShare`, either way) by this much or more is no push from another instrument (those
+    /// reach about 1 g, and a slow sensor reads them nearly whole); and a hit whose strength is
+    /// this much or more votes for `strikeSign` with the way it swung further, and ends
+    /// `oneWayShare`'s rule.
+    static let pushMaximumG = 1.2
+    /// `strikeSign`: how many more loud hits one way than the other it takes to overrule
+    /// gravity's side, and how many it holds (so a new mounting is learned within as many).
+    static let strikeVotesNeeded = 6
+    static let strikeVotesHeld = 16
+    /// `strikeSign`: |level| that says gravity is in z (a sensor that removes it reads about 0).
+    static let gravityPresentG = 0.5
+    /// The re-arm's decay after a push turned away as felt, ms: a stand shaken by another
+    /// instrument rings longer than a pad's own mount.
+    static let feltRearmDecayMs = 100.0
+    /// The lean test: hits this strong or more teach the way a strike moves the pad (no push
+    /// through the stand reaches it: those are under `pushMaximumG`), g.
+    static let leanTeachingG = 1.5
+    /// The lean test: loud hits needed before it judges, and how many its way is averaged over.
+    static let leanNeeded = 8
+    static let leanHeld = 16
+    /// The lean test: how many times the loud strikes' own spread a candidate must lie off.
+    static let leanSpreadFactor = 3.0
+    /// The time constant of z's slow level.
+    static let levelSeconds = 1.0
+    /// The ring rise's blocks, ms: four of them hold 15-20 ms, about half a period of a mount
+    /// ringing at 30 Hz (16.7 ms), so the window mostly holds the last swing of either sign.
+    static let ringRiseBlockMs = 5.0
+    /// The longest sample period at which `Configuration.fastRateFullScale` applies (500 Hz).
+    static let fastRatePeriod = 0.002
+    /// How far back the onset's chain looks (`onset`).
+    static let chainSeconds = 0.012
+    /// Under about 170 Hz, how long the pad must have been quiet before a strike's first clear
+    /// sample for its onset to be found three samples before the one that crossed (`onset`).
+    static let lateCrossingQuietSeconds = 0.1
+}
