@@ -421,7 +421,8 @@ public struct StandModel: Sendable {
 
     /// The first coupled neighbour (in pad order) whose sway alone explains a hit of `strength`
     /// g on `receiver` at `strikeMicros` (`swayCrosstalkShare`), or nil: the hit is that sway's
-    /// crosstalk. Sways of several neighbours are not added up. Only the strikes settled so far
+    /// crosstalk. On a pad in its first hits (`unplayedHits`) a neighbour whose pair has not
+    /// learned a coupling sways it too, at `unplayedSwayShare` of the coupling as now weighed. Sways of several neighbours are not added up. Only the strikes settled so far
     /// sway (`settle(before:)` first), and of those the ones `settle` took as strikes: not felt,
     /// not judged crosstalk, no much stronger hit around them, nor within another pad's sway
     /// (`swayShare`).
@@ -430,8 +431,11 @@ public struct StandModel: Sendable {
         guard judgesSway(receiver), strength.isFinite, strength > 0 else { return nil }
         if isPlayed(receiver), let soft = ownSofts[receiver], strength >= c.swayOwnShare * soft { return nil }
         for source in padKeys.indices where source != receiver && !swayStrikes[source].isEmpty {
-            let (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
-            guard coupled else { continue }
+            var (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
+            if !coupled {
+                guard c.unplayedSwayShare > 0, playedCounts[receiver] < c.unplayedHits else { continue }
+                value = c.unplayedSwayShare * min(value, c.priorCoupling)
+            }
             let sway = sway(source, on: receiver, at: strikeMicros, decayMicros: c.swayCrosstalkMicros)
             if c.swayCrosstalkShare * value * sway >= strength { return source }
         }

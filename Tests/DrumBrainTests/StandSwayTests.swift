@@ -8,9 +8,9 @@ import Testing
 struct StandSwayTests {
     /// A stand of pads `a` and `b` (`bRateHz`; `a` at 100 Hz) after `a` has struck 12 times
     /// (5 g, 400 ms apart), each answered on `b` 2 ms later at `answer` of it (0: silent), and
-    /// `b` has struck alone six times (1 g), 200 ms after every other strike of `a`: a played pad
-    /// whose soft strikes are about 1 g. Returns the decisions and the next hit's number.
-    static func stand(answer: Double, bRateHz: Double = 100, share: Double? = nil) -> (StandCrosstalk, UInt32) {
+    /// `b` has struck alone six times (1 g), `aloneMs` after every other strike of `a`: a played
+    /// pad whose soft strikes are about 1 g. Returns the decisions and the next hit's number.
+    static func stand(answer: Double, bRateHz: Double = 100, share: Double? = nil, aloneMs: Double = 200) -> (StandCrosstalk, UInt32) {
         var configuration = StandModel.Configuration()
         if let share { configuration.swayCrosstalkShare = share }
         let stands = StandCrosstalk(model: StandModel(configuration))
@@ -25,7 +25,7 @@ struct StandSwayTests {
             }
             if k % 2 == 1 {
                 id += 1
-                _ = StandModelTests.decide(stands, "b", t + 200, 1.0, id: id, rateHz: bRateHz)
+                _ = StandModelTests.decide(stands, "b", t + aloneMs, 1.0, id: id, rateHz: bRateHz)
             }
         }
         return (stands, id + 1)
@@ -75,11 +75,14 @@ struct StandSwayTests {
         #expect(Self.plays(late, id: lateID, lag: 600, strength: 0.2))
     }
 
-    /// A pair that has not learned a coupling sways nothing: `b` never answered `a` (a pad on
-    /// another stand, or one whose crosstalk never showed), and its 0.2 g hit 120 ms after
-    /// `a`'s 8 g strike plays; the prior (0.2-0.3) would have swayed it (about 1.7 g).
+    /// A pair that has not learned a coupling sways nothing once its receiver has played
+    /// `unplayedHits` hits: `b` never answered `a` (a pad on another stand, or one whose
+    /// crosstalk never showed) and has played six strokes 250 ms after `a`'s (past the sway that
+    /// keeps a hit from counting as played, `swayShare`), and its 0.2 g hit 120 ms after `a`'s
+    /// 8 g strike plays; the prior (0.2-0.3) would have swayed it (about 1.7 g). In its first
+    /// hits such a pair sways it at a share of the prior (`UnplayedSwayTests`).
     @Test func anUnlearnedPairSwaysNothing() {
-        let (stands, id) = Self.stand(answer: 0)
+        let (stands, id) = Self.stand(answer: 0, aloneMs: 250)
         #expect(!stands.model.couplings.contains { $0.source == "a" && $0.receiver == "b" })
         #expect(Self.plays(stands, id: id, lag: 120, strength: 0.2))
     }
