@@ -97,7 +97,7 @@ public struct KitReplay {
         public var cancelled: [Int]
         /// Per pad: of those, the ones taken back.
         public var takenBack: [Int]
-        /// Of all pads' hits cancelled on arrival, those a coupled neighbour's sway explained
+        /// Of all pads' hits cancelled on arrival, those a neighbour's sway explained
         /// (`StandModel.swayingPad`): the decisions' count since `stands` was made (this
         /// replay's where it was fresh, as `drumbrain replay`'s is).
         public var swayed: Int

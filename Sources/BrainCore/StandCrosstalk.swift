@@ -61,7 +61,7 @@ public final class StandCrosstalk: Sendable {
                                     among: s.waiting.map(\.hit))
                 : []
             var coupled: [StandModel.PairKey] = []
-            // Not crosstalk of a hit around it: perhaps of a coupled neighbour's sway, from a
+            // Not crosstalk of a hit around it: perhaps of a neighbour's sway (`swayingPad`), from a
             // strike whose window has closed (settled first, as `learn` would next, so that its
             // sway counts). A swayed hit shows up no waiting crosstalk. A felt push is not judged
             // by the sway: it never plays, and stays free to wait for a later cause.
@@ -109,7 +109,7 @@ public final class StandCrosstalk: Sendable {
     }
 
     /// Hits cancelled on arrival, waiting hits taken back, and of those cancelled the ones a
-    /// coupled neighbour's sway explained (`StandModel.swayingPad`), so far (read together).
+    /// neighbour's sway explained (`StandModel.swayingPad`), so far (read together).
     public var counts: (cancelled: Int, takenBack: Int, swayed: Int) {
         state.withLock { ($0.cancelled, $0.takenBack, $0.swayed) }
     }

@@ -66,7 +66,8 @@ extension StandModel {
         /// whose strokes all come within a louder pad's sway, and no stronger than that sway
         /// could cause, is known as played later or not at all, and meanwhile judged as one that
         /// has hardly played (the unplayed prior and ring tail; the notebook's probe of such a
-        /// pad lost no stroke more). The sway includes the pair's ring tail, which the live
+        /// pad lost no stroke more; since then also the sway of pairs not yet coupled,
+        /// `unplayedSwayShare`, not probed so). The sway includes the pair's ring tail, which the live
         /// decision judges too.
         public var swayShare: Double = 1.3
         /// How long a strike's sway lasts (its time constant), µs. The sways are not kept in
@@ -75,7 +76,8 @@ extension StandModel {
         /// How much of a coupled neighbour's sway, × the pair's coupling as now weighed, a hit
         /// on a slow pad may be and still be that sway's crosstalk, not played (0: off). A hit
         /// is the sway's where its strength ≤ `swayCrosstalkShare` × the pair's coupling
-        /// (learned: `coupling(_:)`, the pair coupled) × the strongest of the other pad's last
+        /// (learned: `coupling(_:)`, the pair coupled; on a pad in its first hits, a pair not yet
+        /// coupled at `unplayedSwayShare` of it) × the strongest of the other pad's last
         /// six strikes before it and past the pair's window, each decaying over
         /// `swayCrosstalkMicros` (`swayingPad`: strikes as `settle` takes them, not felt nor
         /// within another pad's sway, `swayShare`). Felt pushes are not judged by it.
@@ -123,15 +125,21 @@ extension StandModel {
         /// snare's first and third strokes (1.3 g ghost notes under the ride's 8ths), and one
         /// more on the stand table's phones (seed 15). At the full prior (1) the idle pads fell
         /// further (phones 10 · 6 · 2) but our stands lost 12 strokes, each one of a pad's first
-        /// five. Its played hits are not kept in the state file (`unplayedHits`): after a restart
-        /// the rule applies again until each pad has played five.
+        /// five. A pad whose strokes all come within a louder pad's sway (`swayShare`) does not
+        /// count them as played, so it stays under the rule, and its soft strokes there may be
+        /// lost past its first five. Its played hits are not kept in the state file
+        /// (`unplayedHits`): after a restart the rule applies again until each pad has played
+        /// five. The cap at `priorCoupling` matters only where a faster receiver's raised prior
+        /// is not bounded lower by its silences; it was not reached on the stands measured.
         public var unplayedSwayShare: Double = 0.5
         /// A played pad's hit at least this share of its own soft strikes is never a
         /// neighbour's sway (`swayCrosstalkShare`): it is the pad's own stroke.
         public var swayOwnShare: Double = 0.8
         /// A pad that has played this many hits (not judged crosstalk, on arrival or taken back,
         /// nor felt, nor within another pad's sway: `swayShare`) no longer takes
-        /// `unplayedRingTailMicros`. A 1.6 kHz pad on a busy stand took
+        /// `unplayedRingTailMicros`, nor is swayed by pairs not yet coupled
+        /// (`unplayedSwayShare`), and bounds its unlearned pairs by their answers
+        /// (`unlearnedFactor`). A 1.6 kHz pad on a busy stand took
         /// over 30 s to strike three times alone (`ownSoftStrikes`), and lost ghost notes to the
         /// long tail meanwhile. Not kept in the state file: after a restart every pad takes the
         /// long tail again (with its restored couplings) until it has played this many hits.

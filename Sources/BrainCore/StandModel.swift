@@ -419,13 +419,14 @@ public struct StandModel: Sendable {
             && !isFast(receiver)
     }
 
-    /// The first coupled neighbour (in pad order) whose sway alone explains a hit of `strength`
-    /// g on `receiver` at `strikeMicros` (`swayCrosstalkShare`), or nil: the hit is that sway's
-    /// crosstalk. On a pad in its first hits (`unplayedHits`) a neighbour whose pair has not
-    /// learned a coupling sways it too, at `unplayedSwayShare` of the coupling as now weighed. Sways of several neighbours are not added up. Only the strikes settled so far
-    /// sway (`settle(before:)` first), and of those the ones `settle` took as strikes: not felt,
-    /// not judged crosstalk, no much stronger hit around them, nor within another pad's sway
-    /// (`swayShare`).
+    /// The first neighbour (in pad order) whose sway alone explains a hit of `strength` g on
+    /// `receiver` at `strikeMicros` (`swayCrosstalkShare`), or nil: the hit is that sway's
+    /// crosstalk. A neighbour whose pair has learned a coupling; on a pad in its first hits
+    /// (`unplayedHits`), one whose pair has not yet too, at `unplayedSwayShare` of the coupling
+    /// as now weighed. Sways of several neighbours are not added up. Only the strikes settled
+    /// so far sway (`settle(before:)` first), and of those the ones `settle` took as strikes:
+    /// not felt, not judged crosstalk, no much stronger hit around them, nor within another
+    /// pad's sway (`swayShare`).
     public func swayingPad(receiver: Int, strikeMicros: Int64, strength: Double) -> Int? {
         let c = configuration
         guard judgesSway(receiver), strength.isFinite, strength > 0 else { return nil }

@@ -21,7 +21,8 @@ struct KitReplayCommand: ParsableCommand {
             and every pad's hits reach the brain's decisions in the order a live brain receives \
             them (a sensor that reports in bursts included), with the same code: crosstalk across \
             pads on a stand is learned from the playing and cancelled, and so is a slow pad's hit \
-            on the stand's sway a learned neighbour's strike set going. As live, each hit starts \
+            on the stand's sway a neighbour's strike set going (learned, or on a pad in its first \
+            hits not yet). As live, each hit starts \
             at its strike time plus one latency chosen from the pads' hits (docs/timing.md); a \
             weak hit that a neighbour's strike could still explain waits for it until then, and \
             past it at most the pads' sensor period + 1 ms. A replay starts from nothing learned, \
@@ -241,7 +242,7 @@ struct KitReplayCommand: ParsableCommand {
                        + (held.isEmpty ? "" : ", \(held.count) held up to \(DecimalFormatting.string(held.map(\.delayMs).max() ?? 0, decimals: 1)) ms"))
         }
         if result.swayed > 0 {
-            Self.report("drumbrain replay: \(result.swayed) of the hits cancelled were a stand's sway: no stronger than a coupled "
+            Self.report("drumbrain replay: \(result.swayed) of the hits cancelled were a stand's sway: no stronger than a "
                        + "neighbour's strike, past its window, could still cause")
         }
         if let hitsDir {

@@ -146,13 +146,13 @@ struct StandModelTests {
     /// its hits 120 ms on. Without the rule (measured: all 35 crosstalk hits and all 70 of those
     /// played) the sway hits made it played, and its crosstalk then counted as its own strikes.
     /// The sway of unlearned pairs on a pad in its first hits (`unplayedSwayShare`) is off here,
-    /// so that this rule is judged alone: it takes the first sway hits too, and then the
-    /// crosstalk does not play either way.
+    /// so that this rule is judged alone; on, without this rule, it takes the first sway hits
+    /// itself, and the crosstalk does not play either.
     @Test func anIdlePadFiringOnItsStandsSwayIsNotTakenForPlayed() {
-        func played(swayShare: Double) -> (crosstalk: Int, sway: Int) {
+        func played(swayShare: Double, unplayedSwayShare: Double = 0) -> (crosstalk: Int, sway: Int) {
             var configuration = StandModel.Configuration()
             configuration.swayShare = swayShare
-            configuration.unplayedSwayShare = 0
+            configuration.unplayedSwayShare = unplayedSwayShare
             let stands = StandCrosstalk(model: StandModel(configuration))
             var id: UInt32 = 0
             var crosstalk = 0, sway = 0
@@ -176,6 +176,8 @@ struct StandModelTests {
         let without = played(swayShare: 0)
         #expect(with.crosstalk == 0 && with.sway == 0, "with the rule \(with)")
         #expect(without.crosstalk > 30 && without.sway > 60, "without it \(without)")
+        let unplayed = played(swayShare: 0, unplayedSwayShare: StandModel.Configuration().unplayedSwayShare)
+        #expect(unplayed.crosstalk == 0, "the unplayed pad's sway alone \(unplayed)")
     }
 
     /// Only another pad's strikes before a hit sway it: pad b strikes alone three times (1 g),

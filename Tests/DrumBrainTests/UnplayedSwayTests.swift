@@ -55,7 +55,7 @@ struct UnplayedSwayTests {
     }
 
     /// A hit stronger than the sway could cause plays: 0.3 g where the sway reaches about
-    /// 0.19 g (and no more than 0.51 g at the full prior).
+    /// 0.19 g. At the whole coupling (share 1) the sway would reach 0.38 g and take it.
     @Test func aStrongerHitPlays() {
         let (stands, id) = Self.stand()
         #expect(Self.plays(stands, id: id, strength: 0.3))
