@@ -431,12 +431,12 @@ public struct StandModel: Sendable {
         let c = configuration
         guard judgesSway(receiver), strength.isFinite, strength > 0 else { return nil }
         if isPlayed(receiver), let soft = ownSofts[receiver], strength >= c.swayOwnShare * soft { return nil }
+        // A pair not yet coupled sways a pad in its first hits only, at a share of its coupling.
+        let unlearnedShare = playedCounts[receiver] < c.unplayedHits ? c.unplayedSwayShare : 0
         for source in padKeys.indices where source != receiver && !swayStrikes[source].isEmpty {
-            var (value, coupled) = coupling(PairKey(source: source, receiver: receiver))
-            if !coupled {
-                guard c.unplayedSwayShare > 0, playedCounts[receiver] < c.unplayedHits else { continue }
-                value = c.unplayedSwayShare * min(value, c.priorCoupling)
-            }
+            let (weighed, coupled) = coupling(PairKey(source: source, receiver: receiver))
+            let value = coupled ? weighed : unlearnedShare * min(weighed, c.priorCoupling)
+            guard value > 0 else { continue }
             let sway = sway(source, on: receiver, at: strikeMicros, decayMicros: c.swayCrosstalkMicros)
             if c.swayCrosstalkShare * value * sway >= strength { return source }
         }
