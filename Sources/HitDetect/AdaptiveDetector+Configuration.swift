@@ -119,6 +119,21 @@ extension AdaptiveDetector {
         /// The ringing test turns away what is under 0.3 anyway: at 0.3 or less this changes
         /// nothing (the ring hold in the type's notes).
         public var ringHoldOwnShock = 0.4
+        /// From about 170 to 500 Hz, once the pad has learned its mount's ringing: the ring hold
+        /// lets a candidate of at least `ringHoldOwnG` by whose peak of what that ringing leaves
+        /// unexplained is at least this many times the most it left over the samples before
+        /// the onset (held as the ring hold's level is, over `ringHoldMs`, from the pad's last
+        /// fired hit on): a ghost note 90-150 ms after the pad's own loud stroke rises little
+        /// over that stroke's ringing in |h|, but is a shock the ringing does not explain (7-16
+        /// times the level there, its ringing 0.02-2 times). On the independent 200-250 Hz
+        /// stands, strokes missed · hits no strike explains went 219 · 246 → 157 · 263 (seeds
+        /// 1-10) and 190 · 107 → 129 · 136 (fresh seeds 11-14); other settings, measured before
+        /// a candidate begun before the pad learned was left out: 2: 154 · 291, 5: 170 · 263,
+        /// 8: 177 · 263; a level held over 15 or 60 ms: 146 · 306, 198 · 250; holding only 0 or
+        /// 0.3 of it within a fired hit's mask: 150 · 319, 149 · 284
+        /// (independent-stands-notebook-3.md, "A ghost note in its own stroke's ringing at
+        /// 200–250 Hz"). 0: off.
+        public var ringHoldShockFactor = 3.0
         /// At 500 Hz and faster, after a hit the pad fired, a candidate of `ringRiseG` or more
         /// that rises to this many times the largest |h| of the 15-20 ms before it (its ringing
         /// now) passes the re-arm: a soft note rising over a loud hit's ringing (the ring rise in

@@ -97,7 +97,11 @@ import Glibc
 ///   (0.3) of it within a fired hit's mask, a level per model (`RingHoldLevel`): a stand's sway. It
 ///   lets by a soft note in a loud fired hit's ringing: `ringHoldOwnG` (0.4 g) or more, at most
 ///   1 / `ringHoldOwnFactor` (3) of the re-arm's held peak, over ringing within the re-arm level,
-///   and where the ringing test judges with `ringHoldOwnShock` (0.4) of its peak its own.
+///   and where the ringing test judges with `ringHoldOwnShock` (0.4) of its peak its own. From
+///   about 170 to 500 Hz, once the pad has learned its ringing, it lets by a candidate of
+///   `ringHoldOwnG` or more whose shock that ringing leaves unexplained at `ringHoldShockFactor`
+///   (3) times what it left before the onset since the pad's last hit: a ghost note in its own
+///   stroke's ringing.
 ///
 /// State diagram:
 /// ```
@@ -191,10 +195,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     // leaves what they were before each sample: the onset never walks back past that hit's peak.
     private var ringLevel = RingHoldLevel()
     private var oneModeRingLevel = RingHoldLevel()
+    // From about 170 to 500 Hz: what the ringing test leaves unexplained, held as `ringLevel`
+    // and started again from each hit the pad fires (`ringHoldShockFactor`).
+    private var unexplainedRingLevel = RingHoldLevel()
     // The ring hold's levels before the onset of the candidate being scanned (what `fire` weighs
     // it against).
     private var scanRing = 0.0
     private var scanOneModeRing = 0.0
+    private var scanUnexplainedRing = 0.0
 
     /// A detector with `configuration`.
     public init(_ configuration: Configuration = Configuration()) {
@@ -222,6 +230,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         riseBlockStart = -.infinity
         ringLevel.clear()
         oneModeRingLevel.clear()
+        unexplainedRingLevel.clear()
         ringing.abandon()
     }
 
@@ -304,6 +313,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                 let decay = exp(-dt * 1000 / (slow ? c.slowRingHoldMs : c.ringHoldMs))
                 ringLevel.hold(slow ? share * unexplained : departure, decay: decay)
                 oneModeRingLevel.hold(slow ? share * oneModeUnexplained : departure, decay: decay)
+                if !slow { unexplainedRingLevel.hold(unexplained, decay: decay) }
             }
             // The ring rise's window, kept at every rate (a sensor near 500 Hz has periods on
             // both sides of `fastRatePeriod`): a new block every `ringRiseBlockMs`, and where
@@ -376,6 +386,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             if slowScan, jumps || ringingJumps {
                 scanRing = ringLevel.before(index - jumpIndex)
                 scanOneModeRing = oneModeRingLevel.before(index - jumpIndex)
+                scanUnexplainedRing = unexplainedRingLevel.before(index - jumpIndex)
             }
             guard time >= until else {
                 state = .scanning(index: start, time: startTime, peak: highest, threshold: startThreshold, until: until,
@@ -450,6 +461,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         scanRing = ringLevel.before(earlier)
         scanOneModeRing = oneModeRingLevel.before(earlier)
+        scanUnexplainedRing = unexplainedRingLevel.before(earlier)
         guard time < until else {
             return fire(index: onsetIndex, time: onsetTime, peak: peak, swing: swing, around: around, threshold: threshold, now: time,
                         dt: dt, maskFrom: maskFrom, unexplained: unexplainedPeak, step: step, first: first, lean: lean)
@@ -545,6 +557,19 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         case 1: values.1
         default: values.2
         }
+    }
+
+    /// Whether a candidate of peak |h| `peak`, whose peak of what the pad's learned ringing
+    /// leaves unexplained is `unexplained`, is a shock of its own over that ringing, which the
+    /// ring hold lets by (`ringHoldShockFactor`): from about 170 to 500 Hz, once the pad has
+    /// learned its mount's ringing, at least `ringHoldOwnG` and that many times what the
+    /// ringing left unexplained before the onset. Not a candidate the ringing did not judge
+    /// (`unexplained` infinite: it began before the pad had learned).
+    private func risesOverOwnRinging(peak: Double, unexplained: Double, dt: Double) -> Bool {
+        let c = configuration
+        return c.ringHoldShockFactor > 0 && !Self.isSlowRate(dt: dt)
+            && learnedRingingJudges(dt: dt) && peak >= c.ringHoldOwnG && unexplained.isFinite
+            && unexplained >= c.ringHoldShockFactor * scanUnexplainedRing
     }
 
     /// Whether the ring hold judges at a sample period of `dt`: on, under 500 Hz or with
@@ -663,6 +688,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             && !(c.ringHoldOwnG > 0 && peak >= c.ringHoldOwnG && (fast ? lastWasFired : !lastWasFelt)
                  && lastPeak >= c.ringHoldOwnFactor * peak && scanRing <= rearmLevel(at: time)
                  && !(unexplained < c.ringHoldOwnShock * peak))
+            && !risesOverOwnRinging(peak: peak, unexplained: unexplained, dt: dt)
         if heldByRinging && !fast {
             state = .idle
             return nil
@@ -775,7 +801,11 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         lastWasFelt = false
         lastWasFired = true
         lastFromRest = slow && fromRest ? (deviation, maskFrom + c.maskMs / 1000) : nil
-        if ringHoldJudges(dt: dt), slow { restartSlowRingHold() }  // the slow ring hold starts again from the hit
+        if ringHoldJudges(dt: dt) {
+            // The slow ring hold starts again from the hit, and so does the level of what the
+            // ringing leaves unexplained (`ringHoldShockFactor`).
+            if slow { restartSlowRingHold() } else { unexplainedRingLevel.restart() }
+        }
         state = .masked(until: maskFrom + c.maskMs / 1000)
         return hit
     }

@@ -286,7 +286,7 @@ struct MountRingingTests {
             guard let hit = hits.min(by: { abs($0.time - strike.time) < abs($1.time - strike.time) }) else { continue }
             offsets.append(hit.time - strike.time)
         }
-        #expect(offsets.count == 24 && hits.count == strikes.count, "\(hits.count) hits")
+        #expect(offsets.count == 24 && hits.count == strikes.count, "\(hits.count) hits: \(hits.map { ($0.time * 1000).rounded() })")
         // Within the 10 ms a stand's scorer allows, and half of them within 7 ms (without the
         // rule: 2-18 ms early, half of them 11 ms or more at 200 Hz and 14 ms or more at 250 Hz).
         #expect(offsets.allSatisfy { abs($0) <= 0.010 }, "\(offsets.map { ($0 * 1000).rounded() })")
