@@ -106,8 +106,8 @@ extension AdaptiveDetector {
         /// a swing of its ringing within the mask that rose over it as it decayed) is at least
         /// `ringHoldOwnFactor` times the candidate's, and the ringing before the onset is no
         /// more than the re-arm level: a soft note in a loud hit's ringing, which the re-arm has
-        /// judged already (the ring hold in the type's notes). 0: the ring hold judges every
-        /// candidate.
+        /// judged already (the ring hold in the type's notes). Also the least a candidate
+        /// `ringHoldShockFactor` lets by must be. 0: the ring hold judges every candidate.
         public var ringHoldOwnG = 0.4
         /// How many times a candidate's peak the re-arm's held peak must be for `ringHoldOwnG`
         /// (0: any).
@@ -123,9 +123,9 @@ extension AdaptiveDetector {
         /// lets a candidate of at least `ringHoldOwnG` by whose peak of what that ringing leaves
         /// unexplained is at least this many times the most it left over the samples before
         /// the onset (held as the ring hold's level is, over `ringHoldMs`, from the pad's last
-        /// fired hit on): a ghost note 90-150 ms after the pad's own loud stroke rises little
+        /// fired hit on): a ghost note 88-155 ms after the pad's own loud stroke rises little
         /// over that stroke's ringing in |h|, but is a shock the ringing does not explain (7-16
-        /// times the level there, its ringing 0.02-2 times). On the independent 200-250 Hz
+        /// times the level there, its ringing's swings 0.3-2 times). On the independent 200-250 Hz
         /// stands, strokes missed · hits no strike explains went 219 · 246 → 157 · 263 (seeds
         /// 1-10) and 190 · 107 → 129 · 136 (fresh seeds 11-14); other settings, measured before
         /// a candidate begun before the pad learned was left out: 2: 154 · 291, 5: 170 · 263,

@@ -56,7 +56,7 @@ import Glibc
 ///   which way strikes swing, one that swung one way only, either way (the other under
 ///   `oneWayShare`, 0.15), and rose over many samples as the bump test asks is one too.
 /// - **Lean test (under 500 Hz, given x and y):** a stick drives the pad the same way each time, a
-///   stand its own way. Hits of 1.5 g and more teach that way (`strikeLean`, at every rate) and
+///   stand its own way. Hits of 1.5 g and more teach that way (`StrikeWay`, at every rate) and
 ///   their stray; once eight have, a candidate under `pushMaximumG` off it by over `leanShare`
 ///   (0.15) of its part along it, or three strays, plus the noise, is felt (not where strikes stray
 ///   widely, or only z is given).
@@ -100,8 +100,8 @@ import Glibc
 ///   and where the ringing test judges with `ringHoldOwnShock` (0.4) of its peak its own. From
 ///   about 170 to 500 Hz, once the pad has learned its ringing, it lets by a candidate of
 ///   `ringHoldOwnG` or more whose shock that ringing leaves unexplained at `ringHoldShockFactor`
-///   (3) times what it left before the onset since the pad's last hit: a ghost note in its own
-///   stroke's ringing.
+///   (3) times what it left before the onset since the pad's last fired hit: a ghost note in its
+///   own stroke's ringing.
 ///
 /// State diagram:
 /// ```
@@ -173,11 +173,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var riseBlockStart = -Double.infinity
     // x's and y's slow levels, as z's (`level`); nan until a sample gives them.
     private var crossLevel = (x: Double.nan, y: Double.nan)
-    // The way this pad's own loud hits move it across all three axes (`Lean`), a unit vector
-    // with z ≥ 0; how many have taught it (up to `leanHeld`), and how far from it they lay.
-    private var strikeLean = Lean(x: 0, y: 0, z: 1)
-    private var strikeLeans = 0
-    private var strikeLeanSpread = 0.0
+    // The way this pad's own loud hits move it across all three axes (the lean test).
+    private var strikeWay = StrikeWay()
     // The felt ceiling: until the pad is shown played, the pushes it has felt.
     private var ceiling = FeltCeiling()
     // The pad's own mount ringing, and h of the samples two, three and four before this one
@@ -313,7 +310,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                 let decay = exp(-dt * 1000 / (slow ? c.slowRingHoldMs : c.ringHoldMs))
                 ringLevel.hold(slow ? share * unexplained : departure, decay: decay)
                 oneModeRingLevel.hold(slow ? share * oneModeUnexplained : departure, decay: decay)
-                if !slow { unexplainedRingLevel.hold(unexplained, decay: decay) }
+                // Held on every step, so its levels before each sample stay in step with the
+                // other two where a sample is dropped at 200-250 Hz (a slow step holds nothing).
+                unexplainedRingLevel.hold(slow ? 0 : unexplained, decay: decay)
             }
             // The ring rise's window, kept at every rate (a sensor near 500 Hz has periods on
             // both sides of `fastRatePeriod`): a new block every `ringRiseBlockMs`, and where
@@ -567,7 +566,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     /// (`unexplained` infinite: it began before the pad had learned).
     private func risesOverOwnRinging(peak: Double, unexplained: Double, dt: Double) -> Bool {
         let c = configuration
-        return c.ringHoldShockFactor > 0 && !Self.isSlowRate(dt: dt)
+        return c.ringHoldShockFactor > 0 && c.ringHoldOwnG > 0 && !Self.isSlowRate(dt: dt)
             && learnedRingingJudges(dt: dt) && peak >= c.ringHoldOwnG && unexplained.isFinite
             && unexplained >= c.ringHoldShockFactor * scanUnexplainedRing
     }
@@ -617,35 +616,6 @@ public struct AdaptiveDetector: HitDetector, Sendable {
 
     /// Under about 170 Hz: the onset's chain holds fewer than two sample periods.
     private static func isSlowRate(dt: Double) -> Bool { 2 * dt > chainSeconds }
-
-    /// Whether `lean` lies off the way this pad's loud strikes move it by more than `share` (or
-    /// `leanSpreadFactor` times their own stray, if more) of its part along it, plus the
-    /// noise: false until `leanNeeded` strikes have shown the way, and where x and y are unknown.
-    private func leansAway(_ lean: Lean, share: Double) -> Bool {
-        guard strikeLeans >= Self.leanNeeded, lean.x.isFinite, lean.y.isFinite else { return false }
-        let (along, off) = lean.split(along: strikeLean)
-        return off > max(share, Self.leanSpreadFactor * strikeLeanSpread) * abs(along) + 3 * noiseFloor
-    }
-
-    /// Teaches the way a strike moves this pad from a loud hit's `lean`: the mean of the unit
-    /// vectors so far, weighed 1/16 each once `leanHeld` have taught it; and how far each lay
-    /// from the way taught before it (the first, from none), likewise averaged.
-    private mutating func learnLean(_ lean: Lean) {
-        let size = lean.length
-        guard size > 0, size.isFinite else { return }
-        let sign: Double = lean.z < 0 ? -1 : 1
-        let u = lean.divided(by: sign * size)
-        if strikeLeans > 0 {
-            let (_, off) = u.split(along: strikeLean)
-            strikeLeanSpread += (off - strikeLeanSpread) / Double(min(strikeLeans, Self.leanHeld))
-        }
-        strikeLeans = min(strikeLeans + 1, Self.leanHeld)
-        let weight = 1 / Double(strikeLeans)
-        let d = strikeLeans == 1 ? u : strikeLean.moved(toward: u, by: weight)
-        let norm = d.length
-        guard norm > 0 else { return }
-        strikeLean = d.divided(by: norm)
-    }
 
     /// The ring rise (500 Hz and faster): after a hit the pad fired, `departure` is at least
     /// `ringRiseG` and `ringRiseFactor` times the largest |h| of the window (15-20 ms, ending
@@ -749,7 +719,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             && (against < Self.pushMaximumG && along < share * against || oneWay)
         // The lean test (slow rates): a weak candidate that moved the pad another way than its
         // own loud strikes do came through the stand.
-        let leaning = c.leanShare > 0 && deviation < Self.pushMaximumG && leansAway(lean, share: c.leanShare)
+        let leaning = c.leanShare > 0 && deviation < Self.pushMaximumG && strikeWay.leansAway(lean, share: c.leanShare, noiseFloor: noiseFloor)
         // The felt ceiling: a pad not yet shown played that has felt pushes takes a candidate no
         // stronger than they were for another. At fast rates it is handed on as felt (the bump
         // test's pushes are not) and, like them, masks nothing.
@@ -791,7 +761,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             struckLoud = true
             strikeVotes = max(-Self.strikeVotesHeld, min(Self.strikeVotesHeld, strikeVotes + (swing.rise > swing.fall ? 1 : -1)))
         }
-        if deviation >= Self.leanTeachingG { learnLean(lean) }
+        if deviation >= Self.leanTeachingG { strikeWay.learn(lean) }
         // The ringing test's model learns from the quiet after a hit from rest.
         ringing.heardStroke()
         if fromRest, ringingModelJudges(dt: dt) { ringing.listen(after: deviation, at: now) }
@@ -804,7 +774,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         if ringHoldJudges(dt: dt) {
             // The slow ring hold starts again from the hit, and so does the level of what the
             // ringing leaves unexplained (`ringHoldShockFactor`).
-            if slow { restartSlowRingHold() } else { unexplainedRingLevel.restart() }
+            if slow { restartSlowRingHold() }
+            unexplainedRingLevel.restart()
         }
         state = .masked(until: maskFrom + c.maskMs / 1000)
         return hit

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HitDetect
 
@@ -17,6 +18,9 @@ import Testing
         return (loud, Array(ghosts))
     }
 
+    /// Runs the adaptive detector over `strokes(ghost:loudG:after:)` at `rate` with
+    /// `ringHoldShockFactor` at `factor` (nil: the default): the ghosts and loud strokes found
+    /// (within max(10 ms, 2.5 periods)), and the hits neither explains after the fourth stroke.
     static func run(rate: Double, ghost: Double, factor: Double? = nil, loudG: Double = 8, after: Double = 0.110)
         -> (ghostsFound: Int, loudFound: Int, unexplained: [Double], ghosts: Int) {
         let (loud, ghosts) = strokes(ghost: ghost, loudG: loudG, after: after)
@@ -58,12 +62,52 @@ import Testing
         #expect(on.unexplained.isEmpty, "\(on.unexplained)")
     }
 
+    /// Loud strokes (8 g, 0.6 s apart) on a mount whose ringing the learned model explains
+    /// poorly: it rings from 40 Hz, its pitch rising 100 Hz a second as it decays over 120 ms at
+    /// 30 % of the stroke (the independent Joy-Con stand of seed 2's racktom left 0.5-0.9 of its
+    /// swings unexplained). The hits after the fourth stroke that no stroke explains.
+    static func driftingRinging(rate: Double, factor: Double?) -> [Double] {
+        let loud = (0..<14).map { 0.5 + 0.6 * Double($0) }
+        var z: [Double] = [], t: [Double] = []
+        for i in 0..<Int(9.5 * rate) {
+            let time = Double(i) / rate
+            var value = 1.0 + 0.002 * sin(Double(i) * 2.39996)  // a little deterministic noise
+            for stroke in loud where time >= stroke && time - stroke < 0.6 {
+                let age = time - stroke
+                let ringing: Double = 0.3 * exp(-age * 1000 / 120) * sin(2 * Double.pi * (40 + 100 * age) * age)
+                value += 8 * (exp(-age / 0.002) + ringing)
+            }
+            z.append(value)
+            t.append(time)
+        }
+        var configuration = AdaptiveDetector.Configuration()
+        if let factor { configuration.ringHoldShockFactor = factor }
+        var detector = AdaptiveDetector(configuration)
+        let hits = detector.detect(z: z, time: t).map(\.time)
+        return hits.filter { h in h > loud[3] && !loud.contains { abs(h - $0) <= max(0.010, 2.5 / rate) } }
+    }
+
+    /// What the level is for: the swings of a ringing the model explains poorly each leave much
+    /// unexplained, but no more than the swings before them did, so at the defaults they stay
+    /// held; weighed against nothing but themselves (a factor of 0.01) they play.
+    @Test(arguments: [200.0, 250.0])
+    func aRingingTheModelExplainsPoorlyStaysHeld(rate: Double) {
+        let held = Self.driftingRinging(rate: rate, factor: nil)
+        #expect(held.isEmpty, "\(held)")
+        let loose = Self.driftingRinging(rate: rate, factor: 0.01)
+        #expect(loose.count >= 10, "a factor of 0.01: \(loose.count) swings played")
+    }
+
     /// At 100 Hz the rule does not judge (there the ring hold weighs what the ringing leaves
-    /// already), and at 1.6 kHz neither: the factor changes no hit.
+    /// already), and at 1.6 kHz neither (no ringing is learned there): the factor changes no
+    /// hit, the ghosts' nor the drifting ringing's. (These signals do not reach the 100 Hz ring
+    /// hold; the bound to 170 Hz and up is what keeps the mount-ringing tests of a sway's
+    /// swings at 100 Hz passing, `aSwingOfTheLearnedRingingIsNoSoftNoteInIt` among them.)
     @Test(arguments: [100.0, 1600.0])
     func itJudgesOnlyFrom170To500Hz(rate: Double) {
         let on = Self.run(rate: rate, ghost: 1.5), off = Self.run(rate: rate, ghost: 1.5, factor: 0)
         #expect(on.ghostsFound == off.ghostsFound && on.loudFound == off.loudFound && on.unexplained == off.unexplained)
+        #expect(Self.driftingRinging(rate: rate, factor: nil) == Self.driftingRinging(rate: rate, factor: 0.01))
     }
 }
 
