@@ -132,6 +132,21 @@ extension StandModel {
         /// five. The cap at `priorCoupling` matters only where a faster receiver's raised prior
         /// is not bounded lower by its silences; it was not reached on the stands measured.
         public var unplayedSwayShare: Double = 0.5
+        /// Whether a pair not coupled (answering under `minimumResponseRate` of the strikes) that
+        /// has answered `minimumResponses` of them (their decaying count) sways its receiver
+        /// too, at its coupling as now weighed (`coupling(_:)`: what its answers show × `margin`,
+        /// under the prior and its silences' bound): a 100 Hz pad fires only on the shocks its
+        /// samples fall on, so its pairs answer a fifth of the strikes and never couple, while it
+        /// reads the stand's slow sway whole (the independent phone stand of seed 18: a racktom
+        /// played rarely fired on each swing of a 9.6 Hz sway after the snare's strokes, 90 hits
+        /// over two minutes, its pair with the snare answering 0.20 of them at 0.12). On the
+        /// independent phones, strokes missed · hits no strike explains, idle pads' hits went
+        /// 65 · 251, 12 → 68 · 247, 12 (seeds 1-6), 35 · 295, 7 → 35 · 278, 7 (7-10), 122 · 204,
+        /// 6 → 123 · 196, 2 (11-14) and 51 · 319, 19 → 53 · 241, 19 (15-18, made after the rule
+        /// was chosen; the worst played pad 0.536 → 0.785); the gamepads by a hit or a stroke;
+        /// our 71 stands, the stand table and its mixed-rates set as before
+        /// (independent-stands-notebook-3.md, "A slow pad's rare answers sway it").
+        public var swayByAnswers = true
         /// A played pad's hit at least this share of its own soft strikes is never a
         /// neighbour's sway (`swayCrosstalkShare`): it is the pad's own stroke.
         public var swayOwnShare: Double = 0.8

@@ -421,9 +421,10 @@ public struct StandModel: Sendable {
 
     /// The first neighbour (in pad order) whose sway alone explains a hit of `strength` g on
     /// `receiver` at `strikeMicros` (`swayCrosstalkShare`), or nil: the hit is that sway's
-    /// crosstalk. A neighbour whose pair has learned a coupling; on a pad in its first hits
-    /// (`unplayedHits`), one whose pair has not yet too, at `unplayedSwayShare` of the coupling
-    /// as now weighed. Sways of several neighbours are not added up. Only the strikes settled
+    /// crosstalk. A neighbour whose pair has learned a coupling, or has answered
+    /// `minimumResponses` strikes without coupling (`swayByAnswers`); on a pad in its first hits
+    /// (`unplayedHits`), any other too, at `unplayedSwayShare` of the coupling as now weighed.
+    /// Sways of several neighbours are not added up. Only the strikes settled
     /// so far sway (`settle(before:)` first), and of those the ones `settle` took as strikes:
     /// not felt, not judged crosstalk, no much stronger hit around them, nor within another
     /// pad's sway (`swayShare`).
@@ -431,11 +432,14 @@ public struct StandModel: Sendable {
         let c = configuration
         guard judgesSway(receiver), strength.isFinite, strength > 0 else { return nil }
         if isPlayed(receiver), let soft = ownSofts[receiver], strength >= c.swayOwnShare * soft { return nil }
-        // A pair not yet coupled sways a pad in its first hits only, at a share of its coupling.
+        // A pair not yet coupled sways a pad in its first hits at a share of its coupling, and
+        // any pad in full once it has answered enough strikes (`swayByAnswers`).
         let unlearnedShare = playedCounts[receiver] < c.unplayedHits ? c.unplayedSwayShare : 0
         for source in padKeys.indices where source != receiver && !swayStrikes[source].isEmpty {
-            let (weighed, coupled) = coupling(PairKey(source: source, receiver: receiver))
-            let value = coupled ? weighed : unlearnedShare * min(weighed, c.priorCoupling)
+            let key = PairKey(source: source, receiver: receiver)
+            let (weighed, coupled) = coupling(key)
+            let answered = c.swayByAnswers && pairs[key].map { $0.estimate != nil && hasAnsweredEnough($0) } == true
+            let value = coupled || answered ? weighed : unlearnedShare * min(weighed, c.priorCoupling)
             guard value > 0 else { continue }
             let sway = sway(source, on: receiver, at: strikeMicros, decayMicros: c.swayCrosstalkMicros)
             if c.swayCrosstalkShare * value * sway >= strength { return source }
@@ -479,30 +483,6 @@ public struct StandModel: Sendable {
         }
         let q = configuration.ownSoftQuantile
         ownSofts[pad] = strength < soft ? max(strength, soft * 0.9) : soft * (1 + 0.1 * q / (1 - q))
-    }
-
-    /// How much crosstalk the hits around a receiver's hit can cause together. Learned couplings
-    /// add up (a pad between two pads struck together feels both); the prior, a guess that each
-    /// pair may be coupled, counts once, for the strongest, or a unison of two loud pads would
-    /// explain a third pad's real strike. The receiver's floor allowance comes with a learned
-    /// coupling only.
-    struct Bound {
-        private var coupled = 0.0
-        private var assumed = 0.0
-        private var anyCoupled = false
-
-        mutating func add(_ share: Double, coupled isCoupled: Bool) {
-            if isCoupled {
-                coupled += share
-                anyCoupled = true
-            } else {
-                assumed = max(assumed, share)
-            }
-        }
-
-        func value(allowance: Double) -> Double {
-            coupled + assumed + (anyCoupled ? allowance : 0)
-        }
     }
 
     /// What a receiver's detector adds to any crosstalk it fires on, whatever its cause: near its

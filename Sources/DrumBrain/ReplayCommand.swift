@@ -21,8 +21,8 @@ struct KitReplayCommand: ParsableCommand {
             and every pad's hits reach the brain's decisions in the order a live brain receives \
             them (a sensor that reports in bursts included), with the same code: crosstalk across \
             pads on a stand is learned from the playing and cancelled, and so is a slow pad's hit \
-            on the stand's sway a neighbour's strike set going (learned, or on a pad in its first \
-            hits not yet). As live, each hit starts \
+            on the stand's sway a neighbour's strike set going (learned, or having answered a few \
+            strikes, or on a pad in its first hits not yet). As live, each hit starts \
             at its strike time plus one latency chosen from the pads' hits (docs/timing.md); a \
             weak hit that a neighbour's strike could still explain waits for it until then, and \
             past it at most the pads' sensor period + 1 ms. A replay starts from nothing learned, \

@@ -1,0 +1,25 @@
+extension StandModel {
+    /// How much crosstalk the hits around a receiver's hit can cause together. Learned couplings
+    /// add up (a pad between two pads struck together feels both); the prior, a guess that each
+    /// pair may be coupled, counts once, for the strongest, or a unison of two loud pads would
+    /// explain a third pad's real strike. The receiver's floor allowance comes with a learned
+    /// coupling only.
+    struct Bound {
+        private var coupled = 0.0
+        private var assumed = 0.0
+        private var anyCoupled = false
+
+        mutating func add(_ share: Double, coupled isCoupled: Bool) {
+            if isCoupled {
+                coupled += share
+                anyCoupled = true
+            } else {
+                assumed = max(assumed, share)
+            }
+        }
+
+        func value(allowance: Double) -> Double {
+            coupled + assumed + (anyCoupled ? allowance : 0)
+        }
+    }
+}
