@@ -9,6 +9,8 @@ extension StandModel {
         private var assumed = 0.0
         private var anyCoupled = false
 
+        /// Adds what one hit around the receiver's can cause, `share` g, through a learned
+        /// (`isCoupled`) or an assumed coupling.
         mutating func add(_ share: Double, coupled isCoupled: Bool) {
             if isCoupled {
                 coupled += share
@@ -18,6 +20,8 @@ extension StandModel {
             }
         }
 
+        /// The most the hits added can cause together, with the receiver's floor `allowance`
+        /// where any coupling was learned.
         func value(allowance: Double) -> Double {
             coupled + assumed + (anyCoupled ? allowance : 0)
         }

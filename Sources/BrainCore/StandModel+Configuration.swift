@@ -77,7 +77,8 @@ extension StandModel {
         /// on a slow pad may be and still be that sway's crosstalk, not played (0: off). A hit
         /// is the sway's where its strength ≤ `swayCrosstalkShare` × the pair's coupling
         /// (learned: `coupling(_:)`, the pair coupled; on a pad in its first hits, a pair not yet
-        /// coupled at `unplayedSwayShare` of it) × the strongest of the other pad's last
+        /// coupled at `unplayedSwayShare` of it; one that has answered a few strikes,
+        /// `swayByAnswers`) × the strongest of the other pad's last
         /// six strikes before it and past the pair's window, each decaying over
         /// `swayCrosstalkMicros` (`swayingPad`: strikes as `settle` takes them, not felt nor
         /// within another pad's sway, `swayShare`). Felt pushes are not judged by it.
@@ -94,7 +95,8 @@ extension StandModel {
         ///
         /// Limits: only a learned pair sways (the prior, a guess of 0.2-0.3, swayed the soft
         /// strokes that `tools/corpus/stand`'s stands read at a few hundredths of a g; on a pad
-        /// in its first hits an unlearned pair sways at a share of it: `unplayedSwayShare`), only a
+        /// in its first hits an unlearned pair sways at a share of it: `unplayedSwayShare`; a
+        /// pair that has answered a few strikes without coupling, in full: `swayByAnswers`), only a
         /// slow receiver (a pad sampling every `slowestFastPeriod` or faster judges a push
         /// itself, and lost ghost notes to it), and never a hit at least `swayOwnShare` of the
         /// pad's own soft strikes. A soft stroke struck 60-300 ms after a loud one on a coupled
@@ -133,27 +135,31 @@ extension StandModel {
         /// is not bounded lower by its silences; it was not reached on the stands measured.
         public var unplayedSwayShare: Double = 0.5
         /// Whether a pair not coupled (answering under `minimumResponseRate` of the strikes) that
-        /// has answered `minimumResponses` of them (their decaying count) sways its receiver
-        /// too, at its coupling as now weighed (`coupling(_:)`: what its answers show × `margin`,
-        /// under the prior and its silences' bound): a 100 Hz pad fires only on the shocks its
-        /// samples fall on, so its pairs answer a fifth of the strikes and never couple, while it
-        /// reads the stand's slow sway whole (the independent phone stand of seed 18: a racktom
-        /// played rarely fired on each swing of a 9.6 Hz sway after the snare's strokes, 90 hits
-        /// over two minutes, its pair with the snare answering 0.20 of them at 0.12). On the
-        /// independent phones, strokes missed · hits no strike explains, idle pads' hits went
-        /// 65 · 251, 12 → 68 · 247, 12 (seeds 1-6), 35 · 295, 7 → 35 · 278, 7 (7-10), 122 · 204,
-        /// 6 → 123 · 196, 2 (11-14) and 51 · 319, 19 → 53 · 241, 19 (15-18, made after the rule
-        /// was chosen; the worst played pad 0.536 → 0.785); the gamepads by a hit or a stroke;
-        /// our 71 stands, the stand table and its mixed-rates set as before
-        /// (independent-stands-notebook-3.md, "A slow pad's rare answers sway it").
+        /// has answered `minimumResponses` of them (their decaying count: in practice three, as
+        /// each fades) sways its receiver too, at its coupling as now weighed up to
+        /// `priorCoupling` (`coupling(_:)`: for a slow receiver no lower than its answers ×
+        /// `margin`, at most the prior; on a played pad mostly the played prior, 0.2): a 100 Hz
+        /// pad fires only on the shocks its samples fall on, so its pairs answer a fifth of the
+        /// strikes and never couple, while it reads the stand's slow sway whole (the independent
+        /// phone stand of seed 18: a racktom played seldom fired on each swing of a 9.6 Hz sway
+        /// after the snare's strokes, 90 hits over two minutes, its pair with the snare answering
+        /// 0.20 of them at 0.12). On the independent phones, strokes missed · hits no strike
+        /// explains, idle pads' hits went 65 · 251, 12 → 68 · 247, 12 (seeds 1-6), 35 · 295, 7 →
+        /// 35 · 278, 7 (7-10), 122 · 204, 6 → 123 · 196, 2 (11-14) and 51 · 319, 19 → 53 · 241, 19
+        /// (15-18, made this session; seed 18 showed the need, its worst played pad 0.536 →
+        /// 0.785); the gamepads by a hit or a stroke; our 71 stands, the stand table and its
+        /// mixed-rates set as before. A session before measured the like on seeds 1-14 and did
+        /// not keep it for the ghost notes it cost (three there, five over 18 stands here): the
+        /// stand of seed 18 is why it is kept now (independent-stands-notebook-3.md, "A slow
+        /// pad's rare answers sway it").
         public var swayByAnswers = true
         /// A played pad's hit at least this share of its own soft strikes is never a
         /// neighbour's sway (`swayCrosstalkShare`): it is the pad's own stroke.
         public var swayOwnShare: Double = 0.8
         /// A pad that has played this many hits (not judged crosstalk, on arrival or taken back,
         /// nor felt, nor within another pad's sway: `swayShare`) no longer takes
-        /// `unplayedRingTailMicros`, nor is swayed by pairs not yet coupled
-        /// (`unplayedSwayShare`), and bounds its unlearned pairs by their answers
+        /// `unplayedRingTailMicros`, nor is swayed by pairs not yet coupled that have not
+        /// answered (`unplayedSwayShare`), and bounds its unlearned pairs by their answers
         /// (`unlearnedFactor`). A 1.6 kHz pad on a busy stand took
         /// over 30 s to strike three times alone (`ownSoftStrikes`), and lost ghost notes to the
         /// long tail meanwhile. Not kept in the state file: after a restart every pad takes the

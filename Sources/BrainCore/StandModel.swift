@@ -432,14 +432,17 @@ public struct StandModel: Sendable {
         let c = configuration
         guard judgesSway(receiver), strength.isFinite, strength > 0 else { return nil }
         if isPlayed(receiver), let soft = ownSofts[receiver], strength >= c.swayOwnShare * soft { return nil }
-        // A pair not yet coupled sways a pad in its first hits at a share of its coupling, and
-        // any pad in full once it has answered enough strikes (`swayByAnswers`).
+        // A pair not yet coupled may be one the pad's crosstalk is too weak to fire on, so it
+        // sways a pad in its first hits at a share of its coupling (an idle pad's pairs stay
+        // unlearned for a minute); and one that has answered a few strikes, too seldom to
+        // couple, sways any slow pad, up to the prior: a 100 Hz pad fires only on the shocks its
+        // samples fall on, yet reads the slow sway whole (`swayByAnswers`).
         let unlearnedShare = playedCounts[receiver] < c.unplayedHits ? c.unplayedSwayShare : 0
         for source in padKeys.indices where source != receiver && !swayStrikes[source].isEmpty {
             let key = PairKey(source: source, receiver: receiver)
             let (weighed, coupled) = coupling(key)
             let answered = c.swayByAnswers && pairs[key].map { $0.estimate != nil && hasAnsweredEnough($0) } == true
-            let value = coupled || answered ? weighed : unlearnedShare * min(weighed, c.priorCoupling)
+            let value = coupled ? weighed : (answered ? 1 : unlearnedShare) * min(weighed, c.priorCoupling)
             guard value > 0 else { continue }
             let sway = sway(source, on: receiver, at: strikeMicros, decayMicros: c.swayCrosstalkMicros)
             if c.swayCrosstalkShare * value * sway >= strength { return source }
