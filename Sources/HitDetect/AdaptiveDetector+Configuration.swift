@@ -132,7 +132,10 @@ extension AdaptiveDetector {
         /// 8: 177 · 263; a level held over 15 or 60 ms: 146 · 306, 198 · 250; holding only 0 or
         /// 0.3 of it within a fired hit's mask: 150 · 319, 149 · 284
         /// (independent-stands-notebook-3.md, "A ghost note in its own stroke's ringing at
-        /// 200–250 Hz"). 0: off.
+        /// 200–250 Hz"). Such a hit's strength is what the ringing leaves unexplained where
+        /// that is less than its swing from the sample before (a sample on the ringing): on the
+        /// same stands 157 · 263 → 158 · 247, fresh 130 · 136 → 130 · 121, and the seed 13
+        /// snares' velocity rank 0.76 → 0.80 (Joy-Con), 0.82 → 0.86 (DualSense). 0: off.
         public var ringHoldShockFactor = 3.0
         /// At 500 Hz and faster, after a hit the pad fired, a candidate of `ringRiseG` or more
         /// that rises to this many times the largest |h| of the 15-20 ms before it (its ringing

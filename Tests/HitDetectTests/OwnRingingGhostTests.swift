@@ -123,3 +123,20 @@ extension OwnRingingGhostTests {
         #expect(on.loudFound == 14 && on.unexplained.isEmpty, "\(on.unexplained)")
     }
 }
+
+extension OwnRingingGhostTests {
+    /// A ghost let by over its own stroke's ringing is measured by what the ringing leaves
+    /// unexplained, not from a sample on the ringing's swing: the 1.5 g ghosts read 0.5-1.8 g
+    /// (1.46-1.50 g at 200 Hz, 0.75-0.79 g at 250 Hz, where the samples fall beside the shock),
+    /// where from the swing they read 2.05-2.08 g at 200 Hz, past the loud strokes' share.
+    @Test(arguments: [200.0, 250.0])
+    func aGhostInTheRingingReadsNearItsOwnSize(rate: Double) {
+        let (loud, ghosts) = Self.strokes(ghost: 1.5)
+        let signal = MountRingingTests.mountSignal(rate: rate, seconds: 9.5, strikes: loud + ghosts, ringHz: 40, ringMs: 120, share: 0.3)
+        var detector = AdaptiveDetector()
+        let hits = detector.detect(z: signal.z, time: signal.t)
+        let read = ghosts.compactMap { g in hits.first { abs($0.time - g.time) <= max(0.010, 2.5 / rate) }?.strength }
+        #expect(read.count >= ghosts.count - 1)
+        #expect(read.allSatisfy { $0 >= 0.5 && $0 <= 1.8 }, "\(read)")
+    }
+}
