@@ -9,7 +9,8 @@ public struct DrumHit: Equatable, Sendable {
     /// The per-connection counter, if sent.
     public var sequence: Int32?
     /// Protocol 2: the detector's peak deviation in g, comparable between strikes on one pad
-    /// (finite, ≥ 0), if sent. Sent only with a pad time and a sequence number before it.
+    /// (finite, ≥ 0), if sent (the adaptive detector's measure of a stroke: docs/protocol.md).
+    /// Sent only with a pad time and a sequence number before it.
     public var strength: Float?
     /// A push the pad's detector felt through its stand and turned away as no strike
     /// (`/drum/felt`): the brain learns its stands from it and never plays it.

@@ -701,13 +701,15 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         if c.subSample, fromRest, dt > Self.fastRatePeriod, deviation > 0 {
             struck += dt * max(-0.5, min(0.5, Self.subSampleOffset.at + Self.subSampleOffset.slope * first / deviation))
         }
-        // A shock let by over the pad's own ringing (`ringHoldShockFactor`) is measured from a
+        // A shock let by in the pad's own ringing (by either exception above) that the ringing
+        // leaves unexplained well over its level (`ringHoldShockFactor`) is measured from a
         // sample on that ringing's swing, which its strength would carry on: what the ringing
         // leaves unexplained is nearer the stroke (the independent Joy-Con snares' ghost notes
         // of 1.3-1.8 g read 2.0-3.1 g from the swing, and the seed 13 snares' velocities ranked
-        // 0.76 and 0.82 at 200 and 250 Hz; so, 0.80 and 0.86). The tests above still weigh the
-        // swing.
-        let strength = ringHoldJudges(dt: dt) && carriesRinging && overOwnRinging ? min(deviation, unexplained) : deviation
+        // 0.76 and 0.82 at 200 and 250 Hz; so, 0.80 and 0.86). The tests below, which tell a
+        // push, still weigh the swing: their thresholds were set on it.
+        let swingCarried = ringHoldJudges(dt: dt) && carriesRinging && overOwnRinging
+        let strength = swingCarried ? min(deviation, unexplained) : deviation
         let hit = Hit(index: index, time: struck, strength: strength,
                       velocity: curve.velocity(amplitude: strength, thresholdAmplitude: threshold), sampleTime: time)
         // The rebound test (slow rates): a push that swung the pad the way a stick does, with
