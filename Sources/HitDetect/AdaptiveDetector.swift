@@ -655,7 +655,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let carriesRinging = slow ? unexplained < c.ringHold * scanRing || scanOneModeUnexplained < c.ringHold * scanOneModeRing
                                   : peak < c.ringHold * scanRing
         let overOwnRinging = risesOverOwnRinging(peak: peak, unexplained: unexplained, dt: dt)
-        let heldByRinging = ringHoldJudges(dt: dt) && carriesRinging
+        let inRinging = ringHoldJudges(dt: dt) && carriesRinging  // what the hold would weigh
+        let heldByRinging = inRinging
             && !(c.ringHoldOwnG > 0 && peak >= c.ringHoldOwnG && (fast ? lastWasFired : !lastWasFelt)
                  && lastPeak >= c.ringHoldOwnFactor * peak && scanRing <= rearmLevel(at: time)
                  && !(unexplained < c.ringHoldOwnShock * peak))
@@ -708,7 +709,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // of 1.3-1.8 g read 2.0-3.1 g from the swing, and the seed 13 snares' velocities ranked
         // 0.76 and 0.82 at 200 and 250 Hz; so, 0.80 and 0.86). The tests below, which tell a
         // push, still weigh the swing: their thresholds were set on it.
-        let swingCarried = ringHoldJudges(dt: dt) && carriesRinging && overOwnRinging
+        let swingCarried = inRinging && overOwnRinging
         let strength = swingCarried ? min(deviation, unexplained) : deviation
         let hit = Hit(index: index, time: struck, strength: strength,
                       velocity: curve.velocity(amplitude: strength, thresholdAmplitude: threshold), sampleTime: time)
