@@ -116,7 +116,8 @@ import Glibc
 public struct AdaptiveDetector: HitDetector, Sendable {
     // Its settings: AdaptiveDetector+Configuration.swift; its fixed numbers:
     // AdaptiveDetector+Constants.swift; its parts: ShockFilter, FeltCeiling,
-    // MountRinging (with TwoModeRinging), RingHoldLevel, Swing and Lean, each in its own file.
+    // MountRinging (with TwoModeRinging), RingHoldLevel, RingRiseWindow, Swing and Lean, each in
+    // its own file.
 
     private enum State: Sendable {
         case priming
@@ -166,11 +167,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     // The last hit fired from rest, under about 170 Hz: its strength and when its mask ends (the
     // slow echo test, `Configuration.slowEchoShare`); nil after any other hit.
     private var lastFromRest: (strength: Double, maskEnd: Double)?
-    // The ring rise's window: the largest |h| in each of the last four blocks of
-    // `ringRiseBlockMs`, newest (still filling) first, of the samples up to the fourth before the
-    // one being judged (a soft note's own rise stays out of it); and when the newest began.
-    private var riseBlocks: (Double, Double, Double, Double) = (0, 0, 0, 0)
-    private var riseBlockStart = -Double.infinity
+    // The ring rise's window (blocks of `ringRiseBlockMs`).
+    private var riseWindow = RingRiseWindow()
     // x's and y's slow levels, as z's (`level`); nan until a sample gives them.
     private var crossLevel = (x: Double.nan, y: Double.nan)
     // The way this pad's own loud hits move it across all three axes (the lean test).
@@ -223,8 +221,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         lastPeak = 0
         lastWasFired = false
         lastFromRest = nil
-        riseBlocks = (0, 0, 0, 0)
-        riseBlockStart = -.infinity
+        riseWindow.clear()
         ringLevel.clear()
         oneModeRingLevel.clear()
         unexplainedRingLevel.clear()
@@ -315,15 +312,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
                 unexplainedRingLevel.hold(slow ? 0 : unexplained, decay: decay)
             }
             // The ring rise's window, kept at every rate (a sensor near 500 Hz has periods on
-            // both sides of `fastRatePeriod`): a new block every `ringRiseBlockMs`, and where
-            // times stepped back, the newest block starts again from here.
-            if time - riseBlockStart >= Self.ringRiseBlockMs / 1000 {
-                riseBlocks = (0, riseBlocks.0, riseBlocks.1, riseBlocks.2)
-                riseBlockStart = time
-            } else if time < riseBlockStart {
-                riseBlockStart = time
-            }
-            if recentCount >= 3, recentH.2.isFinite { riseBlocks.0 = max(riseBlocks.0, recentH.2) }
+            // both sides of `fastRatePeriod`).
+            riseWindow.add(time: time, fourthBefore: recentCount >= 3 ? recentH.2 : nil, blockSeconds: Self.ringRiseBlockMs / 1000)
             recentUnexplained = (unexplained, recentUnexplained.0, recentUnexplained.1)
             recentOneModeUnexplained = (oneModeUnexplained, recentOneModeUnexplained.0, recentOneModeUnexplained.1)
             recentH = (departure, recentH.0, recentH.1)
@@ -623,8 +613,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private func risesOverRinging(_ departure: Double, dt: Double) -> Bool {
         let c = configuration
         guard c.ringRiseFactor > 0, dt <= Self.fastRatePeriod, lastWasFired, departure >= c.ringRiseG else { return false }
-        let ringing = max(max(riseBlocks.0, riseBlocks.1), max(riseBlocks.2, riseBlocks.3))
-        return departure > c.ringRiseFactor * ringing
+        return departure > c.ringRiseFactor * riseWindow.largest
     }
 
     /// The slow ring hold starts again (from a hit, or a swing taken for one: the slow echo test).
@@ -648,8 +637,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // both what the pad's ringing as best learned leaves and what its one mode alone
         // leaves, each against its own level). Back to idle, as above. Not a soft note in the
         // ringing of a loud hit the pad fired (no more than that hit's re-arm level at the
-        // onset): a ghost note a 16th after an accent rises over it. At fast rates it judges
-        // after the bump test, which a push must still meet (it teaches the felt ceiling).
+        // onset): a ghost note a 16th after an accent rises over it; at fast rates only a steep
+        // one (`fastOwnRingingNeedsShock`: a long-ringing mount's swing outlasts the re-arm, and
+        // rises smoothly). At fast rates it judges after the bump test, which a push must still
+        // meet (it teaches the felt ceiling).
         let slow = Self.isSlowRate(dt: dt)
         let fast = dt <= Self.fastRatePeriod
         let carriesRinging = slow ? unexplained < c.ringHold * scanRing || scanOneModeUnexplained < c.ringHold * scanOneModeRing
@@ -659,7 +650,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let heldByRinging = inRinging
             && !(c.ringHoldOwnG > 0 && peak >= c.ringHoldOwnG && (fast ? lastWasFired : !lastWasFelt)
                  && lastPeak >= c.ringHoldOwnFactor * peak && scanRing <= rearmLevel(at: time)
-                 && !(unexplained < c.ringHoldOwnShock * peak))
+                 && !(unexplained < c.ringHoldOwnShock * peak)
+                 && !(fast && c.fastOwnRingingNeedsShock && c.sharpness > 0 && risesSlowly(step: step, strength: swing.deviation)))
             && !overOwnRinging
         if heldByRinging && !fast {
             state = .idle
