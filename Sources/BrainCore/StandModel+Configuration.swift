@@ -240,6 +240,25 @@ extension StandModel {
         /// silences until then.
         public var fastIdleKeepsPrior = true
 
+        /// Whether a played receiver's silences at 500 Hz or faster leave its pairs' bound where
+        /// it is too (`fastIdleKeepsPrior`; false: they bound it as any pad's).
+        ///
+        /// Why: a played 1.6 kHz pad's detector lets a neighbour's smooth crosstalk by as the
+        /// idle one's does, so it answers a tenth to a fifth of the strikes, too few for the pair
+        /// to couple, and each silence bounded the pair under the coupling its answers showed
+        /// (a racktom answering a snare at 6-7 % was weighed at 5.6 %). On the independent
+        /// ADXL345 stands the played pads' hits no strike explains went 6 · 0 · 4 · 16 → 0 · 0 ·
+        /// 2 · 1 (seeds 1-6, 7-10, 11-14, 15-18) and 15 → 0 on fresh seeds 19-24, the worst
+        /// played pads from 0.939-1.000 to 0.986-1.000 over the 24, for 4 strokes more missed
+        /// (1.3-2 g struck with a neighbour's 9-13 g); our stand table, mixed-rates, two-stands,
+        /// moved, ride-kit and bumps stands scored as before
+        /// (independent-stands-notebook-3.md, "A played 1.6 kHz pad's silences").
+        ///
+        /// Limits: a played fast pad's soft stroke struck with a loud neighbour's strike, before
+        /// the pair has learned, is weighed against the played prior; a pad moved away is
+        /// unlearned by its answers' rate falling, not by its silences (see `fastIdleKeepsPrior`).
+        public var fastPlayedKeepsPrior = true
+
         /// The longer of the two ring tails, µs.
         var longestRingTail: Int64 { max(ringTailMicros, unplayedRingTailMicros) }
         /// A hit dated more than a sensor period (the longer of the two) before a strike is

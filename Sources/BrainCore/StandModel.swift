@@ -752,7 +752,7 @@ public struct StandModel: Sendable {
                         }
                     }
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
-                } else if !answered && telling && !(c.fastIdleKeepsPrior && isFast(receiver) && !isPlayed(receiver))
+                } else if !answered && telling && !(isFast(receiver) && (isPlayed(receiver) ? c.fastPlayedKeepsPrior : c.fastIdleKeepsPrior))
                             && (pair.responseRate < c.minimumResponseRate
                                 || pair.responseRate < c.unlearnedSilenceRate && !isFast(receiver)
                                     && !hasAnsweredEnough(pair)) {

@@ -1,17 +1,19 @@
 import BrainCore
 import Testing
 
-/// An idle fast pad's silences (`StandModel.Configuration.fastIdleKeepsPrior`): a 1.6 kHz pad
-/// not yet known as played keeps its pairs' bound through its silences.
+/// A fast pad's silences (`StandModel.Configuration.fastIdleKeepsPrior`,
+/// `fastPlayedKeepsPrior`): a 1.6 kHz pad, idle or played, keeps its pairs' bound through its
+/// silences.
 struct FastIdleSilenceTests {
     /// Pads `snare` and `ride`, both at `rateHz` (1.6 kHz): the ride hits once alone (0.05 g, its
     /// softest), then, if `played`, three times alone at 2 g (a played pad), then the snare strikes 20
     /// times at 10 g, 250 ms apart, which the ride leaves silent (its detector let the smooth
     /// crosstalk by). Then the snare strikes 11.6 g and the ride hits 1 ms later at 0.69 g (6 %):
     /// whether that hit plays.
-    static func ridePlays(keepsPrior: Bool, played: Bool, rateHz: Double = 1600) -> Bool {
+    static func ridePlays(keepsPrior: Bool, played: Bool, rateHz: Double = 1600, playedKeepsPrior: Bool = true) -> Bool {
         var configuration = StandModel.Configuration()
         configuration.fastIdleKeepsPrior = keepsPrior
+        configuration.fastPlayedKeepsPrior = playedKeepsPrior
         let stands = StandCrosstalk(model: StandModel(configuration))
         var id: UInt32 = 1
         _ = StandModelTests.decide(stands, "ride", 500, 0.05, id: id, rateHz: rateHz)
@@ -32,13 +34,25 @@ struct FastIdleSilenceTests {
     }
 
     /// The idle ride's hit is the snare's crosstalk: its silences left the pair at the prior.
-    /// Without the rule they bounded it to 3 × 0.05 g / 10 g = 1.5 %, and the hit played. A
-    /// played ride's silences still bound the pair, and its hit plays (it may be its stroke); so
-    /// do an idle 250 Hz pad's, whose crosstalk mostly shows (the rule is for fast pads).
-    @Test func anIdleFastPadsSilencesLeaveThePriorAPlayedOnesBoundIt() {
+    /// Without the rule they bounded it to 3 × 0.05 g / 10 g = 1.5 %, and the hit played. An
+    /// idle 250 Hz pad's silences still bound the pair, and its hit plays: its crosstalk mostly
+    /// shows (the rule is for fast pads).
+    @Test func anIdleFastPadsSilencesLeaveThePrior() {
         #expect(!Self.ridePlays(keepsPrior: true, played: false))
         #expect(Self.ridePlays(keepsPrior: false, played: false))
-        #expect(Self.ridePlays(keepsPrior: true, played: true))
         #expect(Self.ridePlays(keepsPrior: true, played: false, rateHz: 250))
+    }
+
+    /// A played ride's silences leave the prior too (`fastPlayedKeepsPrior`), and its hit is the
+    /// snare's crosstalk; without that rule they bound the pair and the hit plays, as a played
+    /// 250 Hz pad's does with it (its crosstalk mostly shows). Each rule judges its own pads:
+    /// the idle one's setting does not reach a played pad, nor the played one's an idle pad.
+    @Test func aPlayedFastPadsSilencesLeaveThePrior() {
+        #expect(!Self.ridePlays(keepsPrior: true, played: true))
+        #expect(Self.ridePlays(keepsPrior: true, played: true, playedKeepsPrior: false))
+        #expect(Self.ridePlays(keepsPrior: true, played: true, rateHz: 250))
+        #expect(!Self.ridePlays(keepsPrior: false, played: true))
+        #expect(Self.ridePlays(keepsPrior: false, played: false, playedKeepsPrior: true))
+        #expect(!Self.ridePlays(keepsPrior: true, played: false, playedKeepsPrior: false))
     }
 }

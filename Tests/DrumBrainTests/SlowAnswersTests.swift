@@ -12,9 +12,10 @@ struct SlowAnswersTests {
     /// pad. The pair answers about a sixth of the strikes, too few to be coupled, and its
     /// silences bound it to 3 × 0.1 g / 10 g = 3 %. Returns the decisions and the next hit's
     /// number.
-    static func stand(hold: Bool, rateHz: Double = 100) -> (StandCrosstalk, UInt32) {
+    static func stand(hold: Bool, rateHz: Double = 100, fastPlayedKeepsPrior: Bool = true) -> (StandCrosstalk, UInt32) {
         var configuration = StandModel.Configuration()
         configuration.slowAnswersHold = hold
+        configuration.fastPlayedKeepsPrior = fastPlayedKeepsPrior
         let stands = StandCrosstalk(model: StandModel(configuration))
         _ = StandModelTests.decide(stands, "a", 500, 1.5, id: 1, rateHz: rateHz)
         _ = StandModelTests.decide(stands, "b", 502, 0.1, id: 2, rateHz: rateHz)
@@ -55,12 +56,15 @@ struct SlowAnswersTests {
         #expect(Self.plays(own, id: ownID, strength: 2.5))
     }
 
-    /// At 1.6 kHz a pad reads its crosstalk whole and its silences are evidence: the rule does
-    /// not apply there, and the 0.8 g hit plays as it does without the rule; at 250 Hz it
-    /// applies as at 100 Hz.
-    @Test func aFastPadsSilencesStillBoundThePair() {
-        let (fast, fastID) = Self.stand(hold: true, rateHz: 1600)
+    /// At 1.6 kHz the rule does not apply: with a fast played pad's silences bounding its pairs
+    /// (`fastPlayedKeepsPrior` off) the 0.8 g hit plays, as it does without the rule; at 250 Hz
+    /// it applies as at 100 Hz. (At the defaults a 1.6 kHz pad's silences bound nothing, and
+    /// the hit is the prior's crosstalk: `FastIdleSilenceTests`.)
+    @Test func aFastPadsAnswersAreNotWhatHoldsItsPairs() {
+        let (fast, fastID) = Self.stand(hold: true, rateHz: 1600, fastPlayedKeepsPrior: false)
         #expect(Self.plays(fast, id: fastID, strength: 0.8, rateHz: 1600))
+        let (defaults, defaultsID) = Self.stand(hold: true, rateHz: 1600)
+        #expect(!Self.plays(defaults, id: defaultsID, strength: 0.8, rateHz: 1600))
         let (gamepad, gamepadID) = Self.stand(hold: true, rateHz: 250)
         #expect(!Self.plays(gamepad, id: gamepadID, strength: 0.8, rateHz: 250))
     }
