@@ -27,6 +27,7 @@ public final class StandCrosstalk: Sendable {
         var cancelled = 0
         var takenBack = 0
         var swayed = 0
+        var weak = 0
     }
 
     private let state: Mutex<State>
@@ -70,18 +71,22 @@ public final class StandCrosstalk: Sendable {
                 coupled = s.model.settle(before: strikeMicros)
                 swayed = s.model.swayingPad(receiver: pad, strikeMicros: strikeMicros, strength: strength) != nil
             }
-            let takeBack = swayed ? [] : shown
+            // Too weak for a stroke at its pad's rate (`leastStrokeG`): learned from as a hit no
+            // strike explains, as a swayed one is.
+            let weak = explained == nil && !felt && !swayed && s.model.isTooWeak(pad, strength: strength)
+            let takeBack = swayed || weak ? [] : shown
             coupled += s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
-                                     isSource: explained == nil && !swayed, felt: felt, cause: explained?.id)
+                                     isSource: explained == nil && !swayed && !weak, felt: felt, cause: explained?.id)
             for key in coupled {
                 if let estimate = s.model.pairs[key]?.estimate {
                     found.append((s.model.padKeys[key.source], s.model.padKeys[key.receiver], estimate))
                 }
             }
-            if explained != nil || swayed {
+            if explained != nil || swayed || weak {
                 if felt { return .felt(takeBack: []) }
                 s.cancelled += 1
                 if swayed { s.swayed += 1 }
+                if weak { s.weak += 1 }
                 return .crosstalk
             }
             // Felt pushes taken back are only marked: none was queued to play.
@@ -109,9 +114,10 @@ public final class StandCrosstalk: Sendable {
     }
 
     /// Hits cancelled on arrival, waiting hits taken back, and of those cancelled the ones a
-    /// neighbour's sway explained (`StandModel.swayingPad`), so far (read together).
-    public var counts: (cancelled: Int, takenBack: Int, swayed: Int) {
-        state.withLock { ($0.cancelled, $0.takenBack, $0.swayed) }
+    /// neighbour's sway explained (`StandModel.swayingPad`) and the ones too weak for a stroke
+    /// (`StandModel.isTooWeak`), so far (read together).
+    public var counts: (cancelled: Int, takenBack: Int, swayed: Int, weak: Int) {
+        state.withLock { ($0.cancelled, $0.takenBack, $0.swayed, $0.weak) }
     }
 
     /// The model as it stands (to show or save).

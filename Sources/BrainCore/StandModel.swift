@@ -262,6 +262,18 @@ public struct StandModel: Sendable {
     /// judges a push itself and reads a neighbour's crosstalk nearly whole.
     private func isFast(_ pad: Int) -> Bool { periods[pad] <= Self.slowestFastPeriod }
 
+    /// The longest sample period at which `Configuration.leastStrokeG` judges (about 170 Hz),
+    /// µs: slower, the detector's onset chain of 12 ms holds fewer than two periods and its slow
+    /// rates' rules judge (`AdaptiveDetector`).
+    static let slowestMidPeriod: Int64 = 6_000
+
+    /// Whether a hit of `strength` g on `pad` is too weak to be a stroke at its rate
+    /// (`Configuration.leastStrokeG`: from about 170 to 500 Hz).
+    public func isTooWeak(_ pad: Int, strength: Double) -> Bool {
+        let least = configuration.leastStrokeG
+        return least > 0 && periods[pad] > Self.slowestFastPeriod && periods[pad] <= Self.slowestMidPeriod && strength < least
+    }
+
     /// The most two pads' rates count as apart (25 Hz and 1.6 kHz): beyond it, the bounds that
     /// follow the rates stop growing, so no coupling learned exceeds what the state file keeps.
     static let mostRateRatio = 64.0

@@ -245,6 +245,10 @@ struct KitReplayCommand: ParsableCommand {
             Self.report("drumbrain replay: \(result.swayed) of the hits cancelled were a stand's sway: no stronger than a "
                        + "neighbour's strike, past its window, could still cause")
         }
+        if result.weak > 0 {
+            Self.report("drumbrain replay: \(result.weak) of the hits cancelled were too weak for a stroke at their pad's rate: "
+                       + "under \(DecimalFormatting.string(stands.model.configuration.leastStrokeG, decimals: 2)) g from a pad sampling at 170-500 Hz")
+        }
         if let hitsDir {
             for (p, pad) in pads.enumerated() {
                 var text = "t,velocity,strength,delay_ms\n"

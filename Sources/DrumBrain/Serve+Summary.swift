@@ -54,7 +54,10 @@ extension Serve {
         if let stands = router.stands {
             let counts = stands.counts
             line += "\(counts.cancelled + counts.takenBack) cancelled as crosstalk of learned stands"
-                + (counts.swayed > 0 ? " (\(counts.swayed) of them a stand's sway)" : "") + ", "
+                + (counts.swayed > 0 || counts.weak > 0
+                    ? " (" + [counts.swayed > 0 ? "\(counts.swayed) of them a stand's sway" : nil,
+                              counts.weak > 0 ? "\(counts.weak) too weak for a stroke" : nil].compactMap { $0 }.joined(separator: ", ") + ")"
+                    : "") + ", "
         }
         line += "\(mixer.limitedSamples) samples limited"
         if let latency = router.latency {

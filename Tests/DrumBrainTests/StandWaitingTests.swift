@@ -36,16 +36,16 @@ struct StandWaitingTests {
     @Test func crosstalkArrivingFirstWaitsAndIsTakenBack() {
         let stands = StandCrosstalk()
         var id: UInt32 = 0
-        StandModelTests.teach(stands, "a", "b", strikes: 30, strength: 3, answer: 0.24, id: &id)
+        StandModelTests.teach(stands, "a", "b", strikes: 30, strength: 6, answer: 0.48, id: &id)
         id += 1
         let early = id
-        guard case .play(let hold, _) = StandModelTests.decide(stands, "b", 10_001, 0.24, id: early, arrivalMs: 10_009) else {
+        guard case .play(let hold, _) = StandModelTests.decide(stands, "b", 10_001, 0.48, id: early, arrivalMs: 10_009) else {
             Issue.record("crosstalk arriving first was not held")
             return
         }
         #expect(hold > 0 && hold <= 4_000 + 1_000)
         id += 1
-        let strike = StandModelTests.decide(stands, "a", 10_000, 3, id: id, arrivalMs: 10_012)
+        let strike = StandModelTests.decide(stands, "a", 10_000, 6, id: id, arrivalMs: 10_012)
         #expect(strike == .play(holdMicros: 0, takeBack: [early]))
         #expect(stands.counts.takenBack == 1)
     }
@@ -105,7 +105,7 @@ struct StandWaitingTests {
         _ = StandModelTests.decide(stands, "a", 100, 0.07, id: id)  // a's first hit: crosstalk of something
         id += 1
         let crosstalk = id
-        guard case .play = StandModelTests.decide(stands, "r", 1_000, 0.27, id: crosstalk, arrivalMs: 1_010) else {
+        guard case .play = StandModelTests.decide(stands, "r", 1_000, 0.35, id: crosstalk, arrivalMs: 1_010) else {
             Issue.record("r's hit was cancelled with nothing to explain it")
             return
         }
@@ -121,15 +121,15 @@ struct StandWaitingTests {
         for slotted in [true, false] {
             let stands = StandCrosstalk()
             var id: UInt32 = 0
-            StandModelTests.teach(stands, "a", "b", strikes: 30, strength: 3, answer: 0.24, id: &id)
+            StandModelTests.teach(stands, "a", "b", strikes: 30, strength: 6, answer: 0.48, id: &id)
             id += 1
             let early = id
             let decision = stands.decide(padKey: "b", rateHz: 200, strikeMicros: 10_001_000, arrivalMicros: 10_012_000,
-                                         strength: 0.24, id: early, slotMicros: slotted ? 10_031_000 : nil)
+                                         strength: 0.48, id: early, slotMicros: slotted ? 10_031_000 : nil)
             #expect(decision == .play(holdMicros: slotted ? 0 : 6_000, takeBack: []), "slotted \(slotted)")
             id += 1
             let cause = stands.decide(padKey: "a", rateHz: 200, strikeMicros: 10_000_000, arrivalMicros: 10_027_000,
-                                      strength: 3, id: id, slotMicros: slotted ? 10_030_000 : nil)
+                                      strength: 6, id: id, slotMicros: slotted ? 10_030_000 : nil)
             #expect(cause == .play(holdMicros: 0, takeBack: slotted ? [early] : []), "slotted \(slotted)")
         }
     }
