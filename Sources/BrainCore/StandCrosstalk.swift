@@ -23,7 +23,9 @@ public final class StandCrosstalk: Sendable {
 
     private struct State {
         var model: StandModel
-        var waiting: [(hit: StandModel.Waiting, untilMicros: Int64)] = []
+        // Hits waiting for a cause that arrives later, until when, and whether they play (a felt
+        // push or a hit too weak for a stroke never does: it waits only to be marked).
+        var waiting: [(hit: StandModel.Waiting, untilMicros: Int64, plays: Bool)] = []
         var cancelled = 0
         var takenBack = 0
         var swayed = 0
@@ -48,8 +50,11 @@ public final class StandCrosstalk: Sendable {
     /// most the hold; the `holdMicros` returned is only what it adds past the slot.
     ///
     /// A push the pad felt (`felt`) is judged, waits and is learned from as any hit (but by a
-    /// stand's sway, `StandModel.swayingPad`), so the model sees the stand as it would if the pad
-    /// had sent it as one; it never plays, and is counted neither as cancelled nor as taken back.
+    /// stand's sway, `StandModel.swayingPad`, and by the floor, `StandModel.isTooWeak`), so the
+    /// model sees the stand as it would if the pad had sent it as one; it never plays, and is
+    /// counted neither as cancelled nor as taken back. A hit too weak for a stroke at its pad's
+    /// rate (`isTooWeak`) is cancelled, and waits as a felt push does, to be marked as the
+    /// crosstalk of a strike arriving later.
     public func decide(padKey: String, rateHz: Double?, strikeMicros: Int64, arrivalMicros: Int64,
                        strength: Double, id: UInt32, slotMicros: Int64? = nil, felt: Bool = false) -> Decision {
         var found: [(String, String, Double)] = []
@@ -86,11 +91,19 @@ public final class StandCrosstalk: Sendable {
                 if felt { return .felt(takeBack: []) }
                 s.cancelled += 1
                 if swayed { s.swayed += 1 }
-                if weak { s.weak += 1 }
+                if weak {
+                    s.weak += 1
+                    // It still waits for a cause arriving later, which marks it as its crosstalk
+                    // (the strike it witnesses), as it would a hit that plays; it never plays.
+                    if let hold = s.model.hold(for: pad, strength: strength) {
+                        let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
+                        s.waiting.append(((id, pad, strikeMicros, strength, felt), max(arrivalMicros.saturatingAdd(hold), starts), false))
+                    }
+                }
                 return .crosstalk
             }
             // Felt pushes taken back are only marked: none was queued to play.
-            let queued = takeBack.filter { id in !s.waiting.contains { $0.hit.id == id && $0.hit.felt } }
+            let queued = takeBack.filter { id in !s.waiting.contains { $0.hit.id == id && !$0.plays } }
             s.waiting.removeAll { takeBack.contains($0.hit.id) }
             s.model.markCrosstalk(takeBack, of: id)
             s.takenBack += queued.count
@@ -98,7 +111,7 @@ public final class StandCrosstalk: Sendable {
             if let hold = s.model.hold(for: pad, strength: strength) {
                 let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
                 let until = max(arrivalMicros.saturatingAdd(hold), starts)
-                s.waiting.append(((id, pad, strikeMicros, strength, felt), until))
+                s.waiting.append(((id, pad, strikeMicros, strength, felt), until, !felt))
                 holdMicros = until.saturatingSubtract(starts)
             }
             return felt ? .felt(takeBack: queued) : .play(holdMicros: holdMicros, takeBack: queued)

@@ -240,24 +240,35 @@ extension StandModel {
         /// silences until then.
         public var fastIdleKeepsPrior = true
 
-        /// Whether a played receiver's silences at 500 Hz or faster leave its pairs' bound where
-        /// it is too (`fastIdleKeepsPrior`; false: they bound it as any pad's).
+        /// Whether a played receiver's silences at 500 Hz or faster leave a pair's bound where it
+        /// is too, where the pair has answered of late (`fastPlayedAnswers`; false: they bound
+        /// it as any pad's).
         ///
         /// Why: a played 1.6 kHz pad's detector lets a neighbour's smooth crosstalk by as the
         /// idle one's does, so it answers a tenth to a fifth of the strikes, too few for the pair
         /// to couple, and each silence bounded the pair under the coupling its answers showed
-        /// (a racktom answering a snare at 6-7 % was weighed at 5.6 %). On the independent
-        /// ADXL345 stands the played pads' hits no strike explains went 6 · 0 · 4 · 16 → 0 · 0 ·
-        /// 2 · 1 (seeds 1-6, 7-10, 11-14, 15-18) and 15 → 0 on fresh seeds 19-24, the worst
-        /// played pads from 0.939-1.000 to 0.986-1.000 over the 24, for 4 strokes more missed
-        /// (1.3-2 g struck with a neighbour's 9-13 g); our stand table, mixed-rates, two-stands,
-        /// moved, ride-kit and bumps stands scored as before
-        /// (independent-stands-notebook-3.md, "A played 1.6 kHz pad's silences").
+        /// (a racktom answering a snare at 7 % was weighed at 5.6 %). On the independent
+        /// ADXL345 stands the played pads' hits no strike explains went 6 · 0 · 4 · 16 → 2 · 0 ·
+        /// 4 · 4 (seeds 1-6, 7-10, 11-14, 15-18) and 15 → 5 on fresh seeds 19-24, the worst
+        /// played pads from 0.939-1.000 to 0.973-1.000 over the 24, no stroke more missed; our
+        /// stand table, mixed-rates, two-stands, moved, ride-kit and bumps stands scored as
+        /// before (independent-stands-notebook-3.md, "A played 1.6 kHz pad's silences").
         ///
-        /// Limits: a played fast pad's soft stroke struck with a loud neighbour's strike, before
-        /// the pair has learned, is weighed against the played prior; a pad moved away is
-        /// unlearned by its answers' rate falling, not by its silences (see `fastIdleKeepsPrior`).
+        /// Limits: a played fast pad's soft stroke struck with a loud neighbour's strike, while
+        /// the pair answers without coupling, is weighed against the played prior; a pad moved
+        /// away is bounded again once its answers have faded (see `fastPlayedAnswers`).
         public var fastPlayedKeepsPrior = true
+        /// The least decaying count of answers (`minimumResponses`' count, fading 2 % a strike
+        /// of the source) at which `fastPlayedKeepsPrior` holds a pair: one answer within about
+        /// the last 35 strikes. A pad on another stand never answers, and its silences bound the
+        /// pair as before: with every pair held, a two-stands stand of 1.6 kHz pads (ours,
+        /// seeds 1-6) lost strokes struck with the other stand's (the worst pads 1.000 · 0.999
+        /// · 0.990 → 0.988 · 0.990 · 0.984 on seeds 1, 3, 4), as a pair held at the played prior
+        /// forever cancelled them. 0.05 and 0.2 took 3 more hits no strike explains away on the
+        /// independent stands (71 · 9 and 19 · 3 where 0.5 gives 71 · 10 and 19 · 5, strokes
+        /// missed · hits no strike explains) and lost a stroke of ours (two-stands seed 4, 0.990
+        /// → 0.984).
+        public var fastPlayedAnswers = 0.5
 
         /// The longer of the two ring tails, µs.
         var longestRingTail: Int64 { max(ringTailMicros, unplayedRingTailMicros) }
@@ -325,7 +336,7 @@ extension StandModel {
         /// Why: there a stroke reads at 0.3 g or more on both stand simulators (ours: 1 of 9288
         /// Joy-Con and none of 9293 DualSense strokes played under it, seeds 1-20; the
         /// independent one: none of 8352 and 8390, seeds 1-18), while the hits no strike explains
-        /// on played pads there, a stand's sway and bumps read whole, are 15 % under it (66 of
+        /// on played pads there, a stand's sway and bumps read whole, are 14 % under it (66 of
         /// 488). Judged in the brain, after the crosstalk tests, so the pair's answers it shows
         /// still count: the same floor in the detector took the brain's evidence with it and
         /// won back a fraction. On the independent stands the Joy-Con's and DualSense's hits no

@@ -62,7 +62,10 @@ public struct StandModel: Sendable {
     /// Pads by key (a name, or the connection), numbered in order of first hit.
     public private(set) var padKeys: [String] = []
     private var padIndex: [String: Int] = [:]
-    private var periods: [Int64] = []
+    /// Each pad's sample period, µs (`Configuration.defaultPeriodMicros` until it says its rate).
+    private(set) var periods: [Int64] = []
+    /// Whether each pad has said its rate (in its hello, or with a hit).
+    private(set) var ratesSaid: [Bool] = []
     /// Each pad's softest hit (g), nil before its first.
     private var floors: [Double?] = []
     /// Each pad's loud level: its strongest hit, slowly forgotten (g).
@@ -151,6 +154,7 @@ public struct StandModel: Sendable {
             padKeys.append(key)
             padIndex[key] = number
             periods.append(configuration.defaultPeriodMicros)
+            ratesSaid.append(false)
             floors.append(nil)
             louds.append(0)
             ownSofts.append(nil)
@@ -161,6 +165,7 @@ public struct StandModel: Sendable {
         }
         if let rateHz, rateHz.isFinite, rateHz >= 1 {
             periods[number] = Int64((1e6 / rateHz).rounded())
+            ratesSaid[number] = true
         }
         return number
     }
@@ -244,47 +249,6 @@ public struct StandModel: Sendable {
     /// strikes is not weighed against the raised prior (`crosstalk(from:at:strength:on:at:reading:longTail:)`).
     func priorCoupling(_ key: PairKey) -> Double {
         configuration.priorCoupling * rateFactor(key.source, key.receiver)
-    }
-
-    /// The two pads' period ratio (`periodRatio`) to `rateExponent`: how much more of a shock the
-    /// receiver's sensor reads than the source's (over 1 where the receiver is the faster).
-    private func rateFactor(_ source: Int, _ receiver: Int) -> Double {
-        pow(min(max(periodRatio(source, receiver), 1 / Self.mostRateRatio), Self.mostRateRatio), configuration.rateExponent)
-    }
-
-    /// The longest sample period of a fast sensor (500 Hz), µs: there the detector's bump test
-    /// judges pushes (`AdaptiveDetector.fastRatePeriod`), and lets smooth crosstalk by now and
-    /// then. Periods are whole µs, so a sensor a hair under 500 Hz counts as fast here; a pad that
-    /// has not said its rate counts as 250 Hz (`defaultPeriodMicros`).
-    static let slowestFastPeriod: Int64 = 2_000
-
-    /// Whether `pad` samples every `slowestFastPeriod` or faster (500 Hz and up): its detector
-    /// judges a push itself and reads a neighbour's crosstalk nearly whole.
-    private func isFast(_ pad: Int) -> Bool { periods[pad] <= Self.slowestFastPeriod }
-
-    /// The longest sample period at which `Configuration.leastStrokeG` judges (about 170 Hz),
-    /// µs: slower, the detector's onset chain of 12 ms holds fewer than two periods and its slow
-    /// rates' rules judge (`AdaptiveDetector`).
-    static let slowestMidPeriod: Int64 = 6_000
-
-    /// Whether a hit of `strength` g on `pad` is too weak to be a stroke at its rate
-    /// (`Configuration.leastStrokeG`: from about 170 to 500 Hz).
-    public func isTooWeak(_ pad: Int, strength: Double) -> Bool {
-        let least = configuration.leastStrokeG
-        return least > 0 && periods[pad] > Self.slowestFastPeriod && periods[pad] <= Self.slowestMidPeriod && strength < least
-    }
-
-    /// The most two pads' rates count as apart (25 Hz and 1.6 kHz): beyond it, the bounds that
-    /// follow the rates stop growing, so no coupling learned exceeds what the state file keeps.
-    static let mostRateRatio = 64.0
-
-    /// The least period ratio (`periodRatio`) at which the receiver counts as about as fast as
-    /// the source: a rate measured from a pad's first samples is a little off.
-    static let sameRate = 0.95
-
-    /// The source's sample period over the receiver's: over 1 where the receiver's sensor is faster.
-    private func periodRatio(_ source: Int, _ receiver: Int) -> Double {
-        Double(periods[source]) / Double(max(periods[receiver], 1))
     }
 
     /// The window, µs, within which a strike on `source` can cause a hit on `receiver`: from one
@@ -764,7 +728,7 @@ public struct StandModel: Sendable {
                         }
                     }
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
-                } else if !answered && telling && !(isFast(receiver) && (isPlayed(receiver) ? c.fastPlayedKeepsPrior : c.fastIdleKeepsPrior))
+                } else if !answered && telling && !(isFast(receiver) && (isPlayed(receiver) ? c.fastPlayedKeepsPrior && pair.responses >= c.fastPlayedAnswers : c.fastIdleKeepsPrior))
                             && (pair.responseRate < c.minimumResponseRate
                                 || pair.responseRate < c.unlearnedSilenceRate && !isFast(receiver)
                                     && !hasAnsweredEnough(pair)) {

@@ -115,12 +115,13 @@ extension AdaptiveDetector {
         /// At 500 Hz and faster, `ringHoldOwnG` lets by only a candidate that does not rise
         /// slowly (the bump test's `sharpness`, at any strength): a stick's shock is steep, and
         /// a swing of the pad's own mount ringing is not. A mount that rings long (decaying over
-        /// 120-150 ms at 40-65 Hz) outlasts the re-arm (40 ms): 60-110 ms after each stroke its
+        /// about 120 ms at 42-64 Hz) outlasts the re-arm (40 ms): 63-110 ms after each stroke its
         /// swing rose just over the re-arm, within the ring hold's level, and fired at 0.2-0.3
         /// of the stroke. On the independent 1.6 kHz stands, strokes missed · hits no strike
         /// explains went 81 · 127 → 71 · 26 (seeds 1-18; the seed 8 and 11 snares 47 and 45 → 0
         /// and 2); ours, the stand table and the single-pad corpus as before
-        /// (independent-stands-notebook-3.md, "A long-ringing mount at 1.6 kHz"). false: off.
+        /// (independent-stands-notebook-3.md, "A long-ringing mount at 1.6 kHz"). false, or
+        /// `sharpness` 0: off.
         public var fastOwnRingingNeedsShock = true
         /// Where the ringing test judges (under about 170 Hz always, with the fixed carry until
         /// the pad has learned; from about 170 to 500 Hz once learned), the share of a

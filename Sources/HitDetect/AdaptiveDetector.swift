@@ -97,7 +97,9 @@ import Glibc
 ///   (0.3) of it within a fired hit's mask, a level per model (`RingHoldLevel`): a stand's sway. It
 ///   lets by a soft note in a loud fired hit's ringing: `ringHoldOwnG` (0.4 g) or more, at most
 ///   1 / `ringHoldOwnFactor` (3) of the re-arm's held peak, over ringing within the re-arm level,
-///   and where the ringing test judges with `ringHoldOwnShock` (0.4) of its peak its own. From
+///   and where the ringing test judges with `ringHoldOwnShock` (0.4) of its peak its own; at
+///   500 Hz and faster only a steep one (`fastOwnRingingNeedsShock`: the bump test's measure at
+///   any strength, since a long-ringing mount's swing outlasts the re-arm). From
 ///   about 170 to 500 Hz, once the pad has learned its ringing, it lets by a candidate of
 ///   `ringHoldOwnG` or more whose shock that ringing leaves unexplained at `ringHoldShockFactor`
 ///   (3) times what it left before the onset since the pad's last fired hit: a ghost note in its
@@ -313,7 +315,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
             }
             // The ring rise's window, kept at every rate (a sensor near 500 Hz has periods on
             // both sides of `fastRatePeriod`).
-            riseWindow.add(time: time, fourthBefore: recentCount >= 3 ? recentH.2 : nil, blockSeconds: Self.ringRiseBlockMs / 1000)
+            riseWindow.add(time: time, threeBack: recentCount >= 3 ? recentH.2 : nil, blockSeconds: Self.ringRiseBlockMs / 1000)
             recentUnexplained = (unexplained, recentUnexplained.0, recentUnexplained.1)
             recentOneModeUnexplained = (oneModeUnexplained, recentOneModeUnexplained.0, recentOneModeUnexplained.1)
             recentH = (departure, recentH.0, recentH.1)

@@ -10,17 +10,17 @@ struct RingRiseWindow: Sendable {
     /// The largest |h| of the window (15-20 ms at 5 ms blocks).
     var largest: Double { max(max(blocks.0, blocks.1), max(blocks.2, blocks.3)) }
 
-    /// A sample at `time`, `fourthBefore` its |h| four samples back (nil while fewer samples
-    /// have come, or not finite): a new block every `blockSeconds`; where times stepped back, the
-    /// newest block starts again from here.
-    mutating func add(time: Double, fourthBefore: Double?, blockSeconds: Double) {
+    /// A sample at `time`, `threeBack` the |h| of the sample three before it (the fourth before
+    /// the next sample judged; nil while fewer samples have come, or not finite): a new block
+    /// every `blockSeconds`; where times stepped back, the newest block starts again from here.
+    mutating func add(time: Double, threeBack: Double?, blockSeconds: Double) {
         if time - newestStart >= blockSeconds {
             blocks = (0, blocks.0, blocks.1, blocks.2)
             newestStart = time
         } else if time < newestStart {
             newestStart = time
         }
-        if let h = fourthBefore, h.isFinite { blocks.0 = max(blocks.0, h) }
+        if let h = threeBack, h.isFinite { blocks.0 = max(blocks.0, h) }
     }
 
     /// Everything forgotten.

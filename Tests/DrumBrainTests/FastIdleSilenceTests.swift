@@ -2,15 +2,18 @@ import BrainCore
 import Testing
 
 /// A fast pad's silences (`StandModel.Configuration.fastIdleKeepsPrior`,
-/// `fastPlayedKeepsPrior`): a 1.6 kHz pad, idle or played, keeps its pairs' bound through its
-/// silences.
+/// `fastPlayedKeepsPrior`): a 1.6 kHz pad keeps its pairs' bound through its silences, an idle
+/// one always, a played one where the pair has answered of late.
 struct FastIdleSilenceTests {
     /// Pads `snare` and `ride`, both at `rateHz` (1.6 kHz): the ride hits once alone (0.05 g, its
-    /// softest), then, if `played`, three times alone at 2 g (a played pad), then the snare strikes 20
+    /// softest), then, if `played`, three times alone at 6 g (a played pad, whose answers below read as
+    /// crosstalk, not its own soft strokes), then the snare strikes 20
     /// times at 10 g, 250 ms apart, which the ride leaves silent (its detector let the smooth
-    /// crosstalk by). Then the snare strikes 11.6 g and the ride hits 1 ms later at 0.69 g (6 %):
-    /// whether that hit plays.
-    static func ridePlays(keepsPrior: Bool, played: Bool, rateHz: Double = 1600, playedKeepsPrior: Bool = true) -> Bool {
+    /// crosstalk by), or with `answers` answers every fifth of them 1 ms later at 0.6 g (6 %: too
+    /// few to couple). Then the snare strikes 11.6 g and the ride hits 1 ms later at 0.69 g
+    /// (6 %): whether that hit plays.
+    static func ridePlays(keepsPrior: Bool, played: Bool, rateHz: Double = 1600, playedKeepsPrior: Bool = true,
+                          answers: Bool = false) -> Bool {
         var configuration = StandModel.Configuration()
         configuration.fastIdleKeepsPrior = keepsPrior
         configuration.fastPlayedKeepsPrior = playedKeepsPrior
@@ -20,12 +23,16 @@ struct FastIdleSilenceTests {
         if played {
             for k in 0..<3 {
                 id += 1
-                _ = StandModelTests.decide(stands, "ride", 1000 + Double(k) * 500, 2, id: id, rateHz: rateHz)
+                _ = StandModelTests.decide(stands, "ride", 1000 + Double(k) * 500, 6, id: id, rateHz: rateHz)
             }
         }
         for k in 0..<20 {
             id += 1
             _ = StandModelTests.decide(stands, "snare", 3000 + Double(k) * 250, 10, id: id, rateHz: rateHz)
+            if answers && k % 5 == 0 {
+                id += 1
+                _ = StandModelTests.decide(stands, "ride", 3001 + Double(k) * 250, 0.6, id: id, rateHz: rateHz)
+            }
         }
         id += 1
         _ = StandModelTests.decide(stands, "snare", 10_000, 11.6, id: id, rateHz: rateHz)
@@ -43,16 +50,19 @@ struct FastIdleSilenceTests {
         #expect(Self.ridePlays(keepsPrior: true, played: false, rateHz: 250))
     }
 
-    /// A played ride's silences leave the prior too (`fastPlayedKeepsPrior`), and its hit is the
-    /// snare's crosstalk; without that rule they bound the pair and the hit plays, as a played
-    /// 250 Hz pad's does with it (its crosstalk mostly shows). Each rule judges its own pads:
-    /// the idle one's setting does not reach a played pad, nor the played one's an idle pad.
-    @Test func aPlayedFastPadsSilencesLeaveThePrior() {
-        #expect(!Self.ridePlays(keepsPrior: true, played: true))
-        #expect(Self.ridePlays(keepsPrior: true, played: true, playedKeepsPrior: false))
+    /// A played ride whose pair has answered of late (4 of the 20 strikes) keeps the prior
+    /// through its silences too (`fastPlayedKeepsPrior`), and its hit is the snare's crosstalk;
+    /// without that rule its silences bound the pair and the hit plays. One whose pair never
+    /// answered (a pad on another stand) is bounded by its silences, and its hit plays, as a
+    /// played 250 Hz pad's does. Each rule judges its own pads: the idle one's setting does not
+    /// reach a played pad, nor the played one's an idle pad.
+    @Test func aPlayedFastPadsSilencesLeaveThePriorWhereItsPairAnswers() {
+        #expect(!Self.ridePlays(keepsPrior: true, played: true, answers: true))
+        #expect(Self.ridePlays(keepsPrior: true, played: true, playedKeepsPrior: false, answers: true))
+        #expect(Self.ridePlays(keepsPrior: true, played: true))
         #expect(Self.ridePlays(keepsPrior: true, played: true, rateHz: 250))
-        #expect(!Self.ridePlays(keepsPrior: false, played: true))
-        #expect(Self.ridePlays(keepsPrior: false, played: false, playedKeepsPrior: true))
+        #expect(!Self.ridePlays(keepsPrior: false, played: true, answers: true))
+        #expect(Self.ridePlays(keepsPrior: false, played: false, playedKeepsPrior: true, answers: true))
         #expect(!Self.ridePlays(keepsPrior: true, played: false, playedKeepsPrior: false))
     }
 }

@@ -7,7 +7,7 @@ struct StandStateTests {
     @Test func whatWasLearnedRoundTripsThroughTheFile() {
         let stands = StandCrosstalk()
         var id: UInt32 = 0
-        StandModelTests.teach(stands, "snare\tpad\n1", "ride", strikes: 40, strength: 3, answer: 0.21, id: &id)
+        StandModelTests.teach(stands, "snare\tpad\n1", "ride", strikes: 40, strength: 6, answer: 0.42, id: &id)
         let text = stands.model.stateText
         #expect(text.hasPrefix(StandModel.stateHeader + "\n"))
         #expect(text.contains("snare%09pad%0A1\tride\t"), "\(text)")  // a name cannot break a line or field
@@ -17,8 +17,8 @@ struct StandStateTests {
         #expect(!before.isEmpty && restored.couplings.map { "\($0.source)→\($0.receiver) \($0.coupling)" } == before)
         // Restored, the first crosstalk is judged by what was learned, and nothing is announced again.
         let again = StandCrosstalk(model: restored)
-        #expect(StandModelTests.decide(again, "snare\tpad\n1", 0, 3, id: 1) != .crosstalk)
-        #expect(StandModelTests.decide(again, "ride", 1, 0.21, id: 2) == .crosstalk)
+        #expect(StandModelTests.decide(again, "snare\tpad\n1", 0, 6, id: 1) != .crosstalk)
+        #expect(StandModelTests.decide(again, "ride", 1, 0.42, id: 2) == .crosstalk)
     }
 
     /// A 1.6 kHz pad reads a 100 Hz pad's strike through the stand stronger than the 100 Hz pad
