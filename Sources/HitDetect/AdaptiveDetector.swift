@@ -670,7 +670,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // The bump test (fast rates only): a push under `pushMaximumG` that rose over many
         // samples, not a shock. Its tail is held off by the re-arm, but nothing is masked: a
         // strike may follow at once. It teaches the felt ceiling (below) as the slow rates' pushes do.
-        if c.sharpness > 0, dt <= Self.fastRatePeriod, swing.deviation < Self.pushMaximumG, risesSlowly(step: step, strength: swing.deviation) {
+        if c.sharpness > 0, dt <= Self.fastRatePeriod, swing.deviation < Self.pushMaximumG, risesSlowly(step: step, strength: swing.deviation),
+           !(c.bumpSteepFromG > 0 && swing.deviation >= c.bumpSteepFromG
+             && step - 3 * noiseFloor >= c.bumpSteepShare * swing.deviation) {
             ceiling.felt(swing.deviation, raises: true, withdrawnAt: withdrawnAt)
             lastPeak = max(peak, rearmLevel(at: now))
             lastPeakTime = now
