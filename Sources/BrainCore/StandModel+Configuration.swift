@@ -330,8 +330,10 @@ extension StandModel {
         /// A pad's loud strike assumed (g) until it has played a louder one: whether a hit on
         /// another pad may wait for it, in the first seconds.
         public var assumedLoud: Double = 2.0
-        /// A hit weaker than this (g) on a pad sampling from about 170 to 500 Hz is never played
-        /// (0: off): it is learned from as a hit no strike explains, and counted as cancelled.
+        /// A hit weaker than this (g) on a pad sampling from about 170 to 500 Hz that has said its
+        /// rate is never played (0: off): it is learned from as a hit no strike explains, counted
+        /// as cancelled, and waits (never to play) to be marked as the crosstalk of a strike
+        /// arriving later.
         ///
         /// Why: there a stroke reads at 0.3 g or more on both stand simulators (ours: 1 of 9288
         /// Joy-Con and none of 9293 DualSense strokes played under it, seeds 1-20; the

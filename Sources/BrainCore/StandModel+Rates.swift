@@ -24,8 +24,10 @@ extension StandModel {
 
     /// Whether a hit of `strength` g on `pad` is too weak to be a stroke at its rate
     /// (`Configuration.leastStrokeG`: from about 170 to 500 Hz). Only on a pad that has said its
-    /// rate: one that has not counts as 250 Hz for the other rules, but its strength may be
-    /// another detector's measure, or a slower sensor's, and this rule drops a hit outright.
+    /// rate: one that has not (a client of its own, or a pad's hits before its hello) counts as
+    /// 250 Hz for the other rules, but may sample at any rate, and this rule drops a hit
+    /// outright. A pad on the card's detector says its rate and sends |Δz|, which the card's own
+    /// threshold (squared 0.4) keeps at 0.63 g or more: the floor never meets it.
     public func isTooWeak(_ pad: Int, strength: Double) -> Bool {
         let least = configuration.leastStrokeG
         return least > 0 && ratesSaid[pad] && periods[pad] > Self.slowestFastPeriod && periods[pad] <= Self.slowestMidPeriod

@@ -45,7 +45,9 @@ import Glibc
 ///   stick's 1–3.5 ms shock. It does not fire and masks nothing; the re-arm holds its tail off.
 ///   From 1.2 g anything is a strike: a stick's 3 ms contact behind an 800 Hz low-pass rises as
 ///   smoothly (the independent 1.6 kHz stands' worst pads went 0.42–0.81 → 0.97–1.00 with that
-///   ceiling, for an idle ride's hits 1 → 11).
+///   ceiling, for an idle ride's hits 1 → 11). From `bumpSteepFromG` (1.08 g) only a much slower
+///   rise is a push, a step under `bumpSteepShare` (0.25) of the strength: a ghost note read just
+///   under 1.2 g steps a third to a half of it, a stand's bump (about 1 g at most) less.
 /// - **Rebound test (under 500 Hz):** behind a 200–250 Hz sensor's low-pass a stick's shock shows
 ///   mostly as the mount's swing back, a push through the stand nearly whole. A candidate whose
 ///   swing from z's slow level (the four samples before it and its scan) went against `strikeSign`
@@ -668,7 +670,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // play; at 1.6 kHz the bump test judges the shock's shape, and a hit that passes it is one.
         let withdrawnAt = c.feltProofWithdrawn && dt > Self.fastRatePeriod ? c.feltMargin : nil
         // The bump test (fast rates only): a push under `pushMaximumG` that rose over many
-        // samples, not a shock. Its tail is held off by the re-arm, but nothing is masked: a
+        // samples, not a shock (from `bumpSteepFromG`, much more slowly: a ghost note read just
+        // under 1.2 g steps a third of it or more). Its tail is held off by the re-arm, but nothing is masked: a
         // strike may follow at once. It teaches the felt ceiling (below) as the slow rates' pushes do.
         if c.sharpness > 0, dt <= Self.fastRatePeriod, swing.deviation < Self.pushMaximumG, risesSlowly(step: step, strength: swing.deviation),
            !(c.bumpSteepFromG > 0 && swing.deviation >= c.bumpSteepFromG

@@ -10,10 +10,11 @@ struct FastIdleSilenceTests {
     /// crosstalk, not its own soft strokes), then the snare strikes 20
     /// times at 10 g, 250 ms apart, which the ride leaves silent (its detector let the smooth
     /// crosstalk by), or with `answers` answers every fifth of them 1 ms later at 0.6 g (6 %: too
-    /// few to couple). Then the snare strikes 11.6 g and the ride hits 1 ms later at 0.69 g
+    /// few to stay coupled), the first `answering` of them only (20: all); with `silentAfter`
+    /// that many more strikes follow, unanswered. Then the snare strikes 11.6 g and the ride hits 1 ms later at 0.69 g
     /// (6 %): whether that hit plays.
     static func ridePlays(keepsPrior: Bool, played: Bool, rateHz: Double = 1600, playedKeepsPrior: Bool = true,
-                          answers: Bool = false) -> Bool {
+                          answers: Bool = false, answering: Int = 20, silentAfter: Int = 0) -> Bool {
         var configuration = StandModel.Configuration()
         configuration.fastIdleKeepsPrior = keepsPrior
         configuration.fastPlayedKeepsPrior = playedKeepsPrior
@@ -26,18 +27,19 @@ struct FastIdleSilenceTests {
                 _ = StandModelTests.decide(stands, "ride", 1000 + Double(k) * 500, 6, id: id, rateHz: rateHz)
             }
         }
-        for k in 0..<20 {
+        for k in 0..<(20 + silentAfter) {
             id += 1
             _ = StandModelTests.decide(stands, "snare", 3000 + Double(k) * 250, 10, id: id, rateHz: rateHz)
-            if answers && k % 5 == 0 {
+            if answers && k < answering && k % 5 == 0 {
                 id += 1
                 _ = StandModelTests.decide(stands, "ride", 3001 + Double(k) * 250, 0.6, id: id, rateHz: rateHz)
             }
         }
         id += 1
-        _ = StandModelTests.decide(stands, "snare", 10_000, 11.6, id: id, rateHz: rateHz)
+        let t = 3000 + Double(20 + silentAfter) * 250 + 2000
+        _ = StandModelTests.decide(stands, "snare", t, 11.6, id: id, rateHz: rateHz)
         id += 1
-        return StandModelTests.decide(stands, "ride", 10_001, 0.69, id: id, rateHz: rateHz) != .crosstalk
+        return StandModelTests.decide(stands, "ride", t + 1, 0.69, id: id, rateHz: rateHz) != .crosstalk
     }
 
     /// The idle ride's hit is the snare's crosstalk: its silences left the pair at the prior.
@@ -64,5 +66,14 @@ struct FastIdleSilenceTests {
         #expect(!Self.ridePlays(keepsPrior: false, played: true, answers: true))
         #expect(Self.ridePlays(keepsPrior: false, played: false, playedKeepsPrior: true, answers: true))
         #expect(!Self.ridePlays(keepsPrior: true, played: false, playedKeepsPrior: false))
+    }
+
+    /// Answers fade (`fastPlayedAnswers`): a played ride that answered twice in the snare's first
+    /// strikes and then stayed silent through 60 more is bounded by its silences again (its
+    /// decaying count of answers, 2 % a strike, under 0.5), and its hit plays; after 10 more it
+    /// still keeps the prior.
+    @Test(arguments: [(10, false), (60, true)])
+    func aPlayedFastPadsFadedAnswersLetItsSilencesBoundThePair(silentAfter: Int, plays: Bool) {
+        #expect(Self.ridePlays(keepsPrior: true, played: true, answers: true, answering: 10, silentAfter: silentAfter) == plays)
     }
 }

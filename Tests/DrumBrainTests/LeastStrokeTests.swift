@@ -2,7 +2,8 @@ import BrainCore
 import Testing
 
 /// A hit too weak for a stroke at its pad's rate (`StandModel.Configuration.leastStrokeG`): from
-/// about 170 to 500 Hz a hit under 0.3 g never plays, wherever it came from.
+/// about 170 to 500 Hz, on a pad that said its rate, a hit under 0.3 g never plays, whatever is
+/// around it; it still waits to be marked as the crosstalk of a strike arriving later.
 struct LeastStrokeTests {
     /// A pad at `rateHz` (nil: it never says its rate) plays three strokes of 2 g alone (a
     /// played pad), then, 1.5 s after the last with nothing around it, a hit of `strength` g: its
@@ -67,5 +68,25 @@ struct LeastStrokeTests {
         #expect(stands.counts.weak == 30)
         let coupling = stands.model.couplings.first { $0.source == "a" && $0.receiver == "b" }
         #expect(coupling != nil && abs(coupling!.coupling - 0.06) < 0.02, "\(stands.model.couplings)")
+    }
+
+    /// A weak hit arriving before the strike that caused it is cancelled at once (counted as
+    /// cancelled and too weak), and waits: the strike hands the router no id to take back and
+    /// counts nothing as taken back, since it was never queued to play. (That the strike marks
+    /// it as its crosstalk is judged by the witness test,
+    /// `StandModelTests.aSlowPadsStrikeReadLowIsWeighedByWhatTheOtherPadsFeltOfIt`.)
+    @Test func aWeakHitArrivingFirstIsMarkedNotTakenBack() {
+        let stands = StandCrosstalk()
+        var id: UInt32 = 0
+        StandModelTests.teach(stands, "a", "b", strikes: 30, strength: 6, answer: 0.48, id: &id)
+        let before = stands.counts
+        id += 1
+        #expect(StandModelTests.decide(stands, "b", 10_001, 0.24, id: id, arrivalMs: 10_009) == .crosstalk)
+        id += 1
+        #expect(StandModelTests.decide(stands, "a", 10_000, 6, id: id, arrivalMs: 10_012) == .play(holdMicros: 0, takeBack: []))
+        let after = stands.counts
+        #expect(after.cancelled == before.cancelled + 1 && after.weak == before.weak + 1)
+        #expect(after.takenBack == before.takenBack && after.swayed == before.swayed)
+        #expect(!stands.model.recentIsSource(id: id - 1))
     }
 }

@@ -36,10 +36,15 @@ import Testing
         #expect(Self.hits(amplitude: 1.15, contactMs: 4.5, configuration: off) == 0)
     }
 
-    /// A bump of 1.15 g rising over 20 ms (steps of about 0.05 of it) is still a bump, and so is
-    /// one of 1.0 g as steep as the ghost above, under the rule's 1.08 g.
+    /// A push of 1.17 g lasting 10 ms, read at 1.1 g or more by the end of the scan and stepping
+    /// about 0.2 of that, is still a bump (under the quarter), and plays with a share of 0.15
+    /// (the reading lands in the rule's range and the share decides). One of 1.0 g as steep as
+    /// the ghost above is a bump, under the rule's 1.08 g.
     @Test func bumpsStayBumps() {
-        #expect(Self.hits(amplitude: 1.15, contactMs: 40) == 0)
+        #expect(Self.hits(amplitude: 1.17, contactMs: 10) == 0)
+        var lower = AdaptiveDetector.Configuration()
+        lower.bumpSteepShare = 0.15
+        #expect(Self.hits(amplitude: 1.17, contactMs: 10, configuration: lower) == 8)
         #expect(Self.hits(amplitude: 1.0, contactMs: 4.5) == 0)
     }
 }
