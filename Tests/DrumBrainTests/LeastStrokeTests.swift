@@ -76,17 +76,12 @@ struct LeastStrokeTests {
     /// it as its crosstalk is judged by the witness test,
     /// `StandModelTests.aSlowPadsStrikeReadLowIsWeighedByWhatTheOtherPadsFeltOfIt`.)
     @Test func aWeakHitArrivingFirstIsMarkedNotTakenBack() {
-        let stands = StandCrosstalk()
-        var id: UInt32 = 0
-        StandModelTests.teach(stands, "a", "b", strikes: 30, strength: 6, answer: 0.48, id: &id)
-        let before = stands.counts
-        id += 1
-        #expect(StandModelTests.decide(stands, "b", 10_001, 0.24, id: id, arrivalMs: 10_009) == .crosstalk)
-        id += 1
-        #expect(StandModelTests.decide(stands, "a", 10_000, 6, id: id, arrivalMs: 10_012) == .play(holdMicros: 0, takeBack: []))
-        let after = stands.counts
+        let run = StandModelTests.earlyHitThenStrike(felt: false)
+        #expect(run.early == .crosstalk)
+        #expect(run.strike == .play(holdMicros: 0, takeBack: []))
+        let (before, after) = (run.before, run.stands.counts)
         #expect(after.cancelled == before.cancelled + 1 && after.weak == before.weak + 1)
         #expect(after.takenBack == before.takenBack && after.swayed == before.swayed)
-        #expect(!stands.model.recentIsSource(id: id - 1))
+        #expect(!run.stands.model.recentIsSource(id: run.earlyID))
     }
 }

@@ -100,19 +100,29 @@ struct StandModelTests {
     /// takes it back (so it is marked crosstalk and causes nothing), but hands the router no id
     /// to take back and counts nothing, since it was never queued.
     @Test func aFeltPushArrivingFirstWaitsAndIsMarkedNotTakenBack() {
+        let run = Self.earlyHitThenStrike(felt: true)
+        #expect(run.early == .felt(takeBack: []))
+        #expect(run.strike == .play(holdMicros: 0, takeBack: []))
+        #expect(run.stands.counts == run.before)
+        // Marked as crosstalk: a weak hit on a third pad just after is not its crosstalk.
+        #expect(!run.stands.model.recentIsSource(id: run.earlyID))
+    }
+
+    /// A stand where a's 6 g strikes reach b at 8 % (learned), then b's hit of 0.24 g (`felt`:
+    /// a push it felt) arriving 8 ms before a's strike that caused it: the stands, both
+    /// decisions, the counts before the two, and the early hit's number.
+    static func earlyHitThenStrike(felt: Bool)
+        -> (stands: StandCrosstalk, early: StandCrosstalk.Decision, strike: StandCrosstalk.Decision,
+            before: (cancelled: Int, takenBack: Int, swayed: Int, weak: Int), earlyID: UInt32) {
         let stands = StandCrosstalk()
         var id: UInt32 = 0
-        Self.teach(stands, "a", "b", strikes: 30, strength: 3, answer: 0.24, id: &id)
+        teach(stands, "a", "b", strikes: 30, strength: 6, answer: 0.48, id: &id)
         let before = stands.counts
-        id += 1
+        let earlyID = id + 1
         let early = stands.decide(padKey: "b", rateHz: 250, strikeMicros: 10_001_000, arrivalMicros: 10_009_000,
-                                  strength: 0.24, id: id, felt: true)
-        #expect(early == .felt(takeBack: []))
-        id += 1
-        #expect(Self.decide(stands, "a", 10_000, 3, id: id, arrivalMs: 10_012) == .play(holdMicros: 0, takeBack: []))
-        #expect(stands.counts == before)
-        // Marked as crosstalk: a weak hit on a third pad just after is not its crosstalk.
-        #expect(!stands.model.recentIsSource(id: id - 1))
+                                  strength: 0.24, id: earlyID, felt: felt)
+        let strike = decide(stands, "a", 10_000, 6, id: earlyID + 1, arrivalMs: 10_012)
+        return (stands, early, strike, before, earlyID)
     }
 
     /// A stand of two pads: every strike on `a` reaches `b` at 8 % of its strength, 1 ms later.
