@@ -55,6 +55,9 @@ struct KitReplayCommandTests {
         // Some of the cancelled hits were a 250 Hz pad firing on the stand's sway (past a learned
         // neighbour's window), counted apart; every strike still played, above.
         #expect(run.stderr.contains(#/: [1-9]\d* of the hits cancelled were a stand's sway/#), "\(run.stderr)")
+        // And some were too weak for a stroke at 250 Hz (`leastStrokeG`), counted apart too.
+        #expect(run.stderr.contains(#/: [1-9]\d* of the hits cancelled were too weak for a stroke at their pad's rate: under 0\.30 g/#),
+                "\(run.stderr)")
     }
 
     /// The same logs with a crosstalk group of drums the kit lacks (so nothing is cancelled):
@@ -79,6 +82,7 @@ struct KitReplayCommandTests {
         #expect(run.stderr.contains(#/pad ride: 0 played, 0 cancelled as crosstalk, [1-9]\d* pushes felt through the stand/#),
                 "\(run.stderr)")
         #expect(!run.stderr.contains("a stand's sway"), "\(run.stderr)")
+        #expect(!run.stderr.contains("too weak for a stroke"), "\(run.stderr)")
     }
 
     /// `drumbrain replay stand/*.csv` on a folder that also holds each pad's labels: the labels
