@@ -30,6 +30,18 @@ public final class StandCrosstalk: Sendable {
         var takenBack = 0
         var swayed = 0
         var weak = 0
+
+        /// Puts hit `hit`, arrived at `arrivalMicros` (its slot at `slotMicros`, if later), to
+        /// wait for a cause that may arrive later, where one could explain it (`StandModel.hold`):
+        /// until its slot at no cost, past it at most the hold. Returns how long it holds the hit
+        /// past its slot (0 where it does not wait). `plays`: whether it plays once it has waited.
+        mutating func wait(_ hit: StandModel.Waiting, arrivalMicros: Int64, slotMicros: Int64?, plays: Bool) -> Int64 {
+            guard let hold = model.hold(for: hit.pad, strength: hit.strength) else { return 0 }
+            let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
+            let until = max(arrivalMicros.saturatingAdd(hold), starts)
+            waiting.append((hit, until, plays))
+            return until.saturatingSubtract(starts)
+        }
     }
 
     private let state: Mutex<State>
@@ -95,10 +107,7 @@ public final class StandCrosstalk: Sendable {
                     s.weak += 1
                     // It still waits for a cause arriving later, which marks it as its crosstalk
                     // (the strike it witnesses), as it would a hit that plays; it never plays.
-                    if let hold = s.model.hold(for: pad, strength: strength) {
-                        let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
-                        s.waiting.append(((id, pad, strikeMicros, strength, felt), max(arrivalMicros.saturatingAdd(hold), starts), false))
-                    }
+                    _ = s.wait((id, pad, strikeMicros, strength, felt), arrivalMicros: arrivalMicros, slotMicros: slotMicros, plays: false)
                 }
                 return .crosstalk
             }
@@ -107,13 +116,7 @@ public final class StandCrosstalk: Sendable {
             s.waiting.removeAll { takeBack.contains($0.hit.id) }
             s.model.markCrosstalk(takeBack, of: id)
             s.takenBack += queued.count
-            var holdMicros: Int64 = 0
-            if let hold = s.model.hold(for: pad, strength: strength) {
-                let starts = max(arrivalMicros, slotMicros ?? arrivalMicros)
-                let until = max(arrivalMicros.saturatingAdd(hold), starts)
-                s.waiting.append(((id, pad, strikeMicros, strength, felt), until, !felt))
-                holdMicros = until.saturatingSubtract(starts)
-            }
+            let holdMicros = s.wait((id, pad, strikeMicros, strength, felt), arrivalMicros: arrivalMicros, slotMicros: slotMicros, plays: !felt)
             return felt ? .felt(takeBack: queued) : .play(holdMicros: holdMicros, takeBack: queued)
         }
         for (source, receiver, coupling) in found { onStandFound(source, receiver, coupling) }

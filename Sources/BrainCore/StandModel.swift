@@ -232,6 +232,16 @@ public struct StandModel: Sendable {
     /// higher than `priorCoupling`).
     private var playedPrior: Double { min(configuration.playedPriorCoupling, configuration.priorCoupling) }
 
+    /// Whether `receiver`'s silences leave `pair`'s bound where it is: a fast receiver's
+    /// detector lets most smooth crosstalk by unreported, so an idle one's never bound it
+    /// (`fastIdleKeepsPrior`), nor a played one's while the pair answers of late
+    /// (`fastPlayedKeepsPrior`, `fastPlayedAnswers`).
+    private func silencesKeepBound(_ pair: Pair, on receiver: Int) -> Bool {
+        let c = configuration
+        guard isFast(receiver) else { return false }
+        return isPlayed(receiver) ? c.fastPlayedKeepsPrior && pair.responses >= c.fastPlayedAnswers : c.fastIdleKeepsPrior
+    }
+
     /// Whether `pair` has answered `minimumResponses` strikes (its decaying count).
     private func hasAnsweredEnough(_ pair: Pair) -> Bool {
         pair.responses >= Double(configuration.minimumResponses) - 0.01
@@ -728,7 +738,7 @@ public struct StandModel: Sendable {
                         }
                     }
                     pair.lagMicros += (Double(lag) - pair.lagMicros) / max(1, min(pair.responses, 20))
-                } else if !answered && telling && !(isFast(receiver) && (isPlayed(receiver) ? c.fastPlayedKeepsPrior && pair.responses >= c.fastPlayedAnswers : c.fastIdleKeepsPrior))
+                } else if !answered && telling && !silencesKeepBound(pair, on: receiver)
                             && (pair.responseRate < c.minimumResponseRate
                                 || pair.responseRate < c.unlearnedSilenceRate && !isFast(receiver)
                                     && !hasAnsweredEnough(pair)) {

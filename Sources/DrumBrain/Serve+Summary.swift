@@ -53,11 +53,11 @@ extension Serve {
         }
         if let stands = router.stands {
             let counts = stands.counts
+            var apart: [String] = []
+            if counts.swayed > 0 { apart.append("\(counts.swayed) of them a stand's sway") }
+            if counts.weak > 0 { apart.append("\(counts.weak) too weak for a stroke") }
             line += "\(counts.cancelled + counts.takenBack) cancelled as crosstalk of learned stands"
-                + (counts.swayed > 0 || counts.weak > 0
-                    ? " (" + [counts.swayed > 0 ? "\(counts.swayed) of them a stand's sway" : nil,
-                              counts.weak > 0 ? "\(counts.weak) too weak for a stroke" : nil].compactMap { $0 }.joined(separator: ", ") + ")"
-                    : "") + ", "
+                + (apart.isEmpty ? "" : " (" + apart.joined(separator: ", ") + ")") + ", "
         }
         line += "\(mixer.limitedSamples) samples limited"
         if let latency = router.latency {

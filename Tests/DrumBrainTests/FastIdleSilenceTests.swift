@@ -9,12 +9,12 @@ struct FastIdleSilenceTests {
     /// softest), then, if `played`, three times alone at 6 g (a played pad, whose answers below read as
     /// crosstalk, not its own soft strokes), then the snare strikes 20
     /// times at 10 g, 250 ms apart, which the ride leaves silent (its detector let the smooth
-    /// crosstalk by), or with `answers` answers every fifth of them 1 ms later at 0.6 g (6 %: too
-    /// few to stay coupled), the first `answering` of them only (20: all); with `silentAfter`
-    /// that many more strikes follow, unanswered. Then the snare strikes 11.6 g and the ride hits 1 ms later at 0.69 g
+    /// crosstalk by), but for every fifth of the first `answering` of them, which it answers 1 ms
+    /// later at 0.6 g (6 %: too few to stay coupled); with `silentAfter` that many more strikes
+    /// follow, unanswered. Then the snare strikes 11.6 g and the ride hits 1 ms later at 0.69 g
     /// (6 %): whether that hit plays.
     static func ridePlays(keepsPrior: Bool, played: Bool, rateHz: Double = 1600, playedKeepsPrior: Bool = true,
-                          answers: Bool = false, answering: Int = 20, silentAfter: Int = 0) -> Bool {
+                          answering: Int = 0, silentAfter: Int = 0) -> Bool {
         var configuration = StandModel.Configuration()
         configuration.fastIdleKeepsPrior = keepsPrior
         configuration.fastPlayedKeepsPrior = playedKeepsPrior
@@ -30,7 +30,7 @@ struct FastIdleSilenceTests {
         for k in 0..<(20 + silentAfter) {
             id += 1
             _ = StandModelTests.decide(stands, "snare", 3000 + Double(k) * 250, 10, id: id, rateHz: rateHz)
-            if answers && k < answering && k % 5 == 0 {
+            if k < answering && k % 5 == 0 {
                 id += 1
                 _ = StandModelTests.decide(stands, "ride", 3001 + Double(k) * 250, 0.6, id: id, rateHz: rateHz)
             }
@@ -59,12 +59,12 @@ struct FastIdleSilenceTests {
     /// played 250 Hz pad's does. Each rule judges its own pads: the idle one's setting does not
     /// reach a played pad, nor the played one's an idle pad.
     @Test func aPlayedFastPadsSilencesLeaveThePriorWhereItsPairAnswers() {
-        #expect(!Self.ridePlays(keepsPrior: true, played: true, answers: true))
-        #expect(Self.ridePlays(keepsPrior: true, played: true, playedKeepsPrior: false, answers: true))
+        #expect(!Self.ridePlays(keepsPrior: true, played: true, answering: 20))
+        #expect(Self.ridePlays(keepsPrior: true, played: true, playedKeepsPrior: false, answering: 20))
         #expect(Self.ridePlays(keepsPrior: true, played: true))
         #expect(Self.ridePlays(keepsPrior: true, played: true, rateHz: 250))
-        #expect(!Self.ridePlays(keepsPrior: false, played: true, answers: true))
-        #expect(Self.ridePlays(keepsPrior: false, played: false, playedKeepsPrior: true, answers: true))
+        #expect(!Self.ridePlays(keepsPrior: false, played: true, answering: 20))
+        #expect(Self.ridePlays(keepsPrior: false, played: false, playedKeepsPrior: true, answering: 20))
         #expect(!Self.ridePlays(keepsPrior: true, played: false, playedKeepsPrior: false))
     }
 
@@ -74,6 +74,6 @@ struct FastIdleSilenceTests {
     /// still keeps the prior.
     @Test(arguments: [(10, false), (60, true)])
     func aPlayedFastPadsFadedAnswersLetItsSilencesBoundThePair(silentAfter: Int, plays: Bool) {
-        #expect(Self.ridePlays(keepsPrior: true, played: true, answers: true, answering: 10, silentAfter: silentAfter) == plays)
+        #expect(Self.ridePlays(keepsPrior: true, played: true, answering: 10, silentAfter: silentAfter) == plays)
     }
 }

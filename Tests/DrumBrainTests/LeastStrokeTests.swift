@@ -13,11 +13,8 @@ struct LeastStrokeTests {
         var configuration = StandModel.Configuration()
         if let least { configuration.leastStrokeG = least }
         let stands = StandCrosstalk(model: StandModel(configuration))
-        func hit(_ ms: Double, _ g: Double, id: UInt32) -> StandCrosstalk.Decision {
-            stands.decide(padKey: "snare", rateHz: rateHz, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64(ms * 1000), strength: g, id: id)
-        }
-        for k in 0..<3 { _ = hit(500 + Double(k) * 500, 2, id: UInt32(k + 1)) }
-        let decision = hit(3_000, strength, id: 4)
+        for k in 0..<3 { _ = StandModelTests.decide(stands, "snare", 500 + Double(k) * 500, 2, id: UInt32(k + 1), rateHz: rateHz) }
+        let decision = StandModelTests.decide(stands, "snare", 3_000, strength, id: 4, rateHz: rateHz)
         return (decision, stands.counts)
     }
 

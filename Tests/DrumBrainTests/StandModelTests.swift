@@ -8,7 +8,7 @@ struct StandModelTests {
     /// A hit for `StandCrosstalk.decide`: pad, strike time (ms), strength (g); it arrives when
     /// struck unless `arrivalMs` says otherwise, from a sensor of `rateHz`.
     static func decide(_ stands: StandCrosstalk, _ pad: String, _ ms: Double, _ strength: Double, id: UInt32,
-                       arrivalMs: Double? = nil, rateHz: Double = 250) -> StandCrosstalk.Decision {
+                       arrivalMs: Double? = nil, rateHz: Double? = 250) -> StandCrosstalk.Decision {
         stands.decide(padKey: pad, rateHz: rateHz, strikeMicros: Int64(ms * 1000), arrivalMicros: Int64((arrivalMs ?? ms) * 1000),
                       strength: strength, id: id)
     }

@@ -6,24 +6,15 @@ import Testing
 /// at 1.6 kHz a candidate is a bump only where it rose much more slowly than a stick's shock
 /// (`AdaptiveDetector.Configuration.bumpSteepFromG`, `bumpSteepShare`).
 @Suite struct BumpSteepnessTests {
-    /// Eight events 0.7 s apart at 1.6 kHz on a quiet pad (1 g of gravity, 0.004 g of
-    /// deterministic noise), each a half sine of `amplitude` g lasting `contactMs` (a stick's
-    /// contact of a few ms, or a bump's push of tens), from 1 s on. The hits found.
+    /// Eight events 0.7 s apart at 1.6 kHz on a quiet pad (`MountRingingTests.mountSignal`, no
+    /// ringing), each a half sine of `amplitude` g lasting `contactMs` (a stick's contact of a
+    /// few ms, or a bump's push of tens), from 1 s on. The hits found.
     static func hits(amplitude: Double, contactMs: Double, configuration: AdaptiveDetector.Configuration = .init()) -> Int {
-        let rate = 1600.0
-        var z: [Double] = [], t: [Double] = []
-        for i in 0..<Int(7 * rate) {
-            let time = Double(i) / rate
-            var value = 1.0 + 0.004 * sin(Double(i) * 2.39996)
-            for k in 0..<8 {
-                let age = time - (1.0 + 0.7 * Double(k))
-                if age >= 0 && age * 1000 < contactMs { value -= amplitude * sin(.pi * age * 1000 / contactMs) }
-            }
-            z.append(value)
-            t.append(time)
-        }
+        let events = (0..<8).map { (time: 1.0 + 0.7 * Double($0), amplitude: amplitude) }
+        let signal = MountRingingTests.mountSignal(rate: 1600, seconds: 7, strikes: events, ringHz: 40, ringMs: 25, share: 0,
+                                                   riseMs: contactMs)
         var detector = AdaptiveDetector(configuration)
-        return detector.detect(z: z, time: t).count
+        return detector.detect(z: signal.z, time: signal.t).count
     }
 
     /// A ghost note of 1.15 g whose contact lasts 4.5 ms (it steps about 0.43 of its size per
