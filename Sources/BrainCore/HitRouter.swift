@@ -163,6 +163,9 @@ public final class HitRouter<Player: HitPlayer>: Sendable {
                                  slotMicros: slot, felt: hit.felt) {
             case .crosstalk:
                 return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
+            case .shaken(let takeBack):
+                for id in takeBack { player.takeBack(id: id) }
+                return RoutedHit(received: received, disposition: .crosstalk, drum: nil)
             case .play(let hold, let takeBack):
                 for id in takeBack { player.takeBack(id: id) }
                 holdMicros = hold

@@ -104,6 +104,9 @@ public struct KitReplay {
         /// Of all pads' hits cancelled on arrival, those too weak for a stroke at their pad's rate
         /// (`StandModel.isTooWeak`), counted as `swayed` is.
         public var weak: Int
+        /// Of all pads' hits cancelled on arrival or taken back, those a shake of the whole
+        /// stand explained (`StandModel.shake`), counted as `swayed` is.
+        public var shaken: Int
         /// The couplings learned, as the brain would show them.
         public var couplings: [(source: String, receiver: String, coupling: Double, lagMicros: Double)]
         /// The latency from strike to sound at the end (chosen, or the jitter buffer), µs.
@@ -202,7 +205,8 @@ public struct KitReplay {
                             holdMs: Double(result.holdMicros) / 1000)
         }
         return Result(decisions: decisions, played: played, cancelled: cancelled, takenBack: takenBack,
-                      swayed: stands?.counts.swayed ?? 0, weak: stands?.counts.weak ?? 0, couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
+                      swayed: stands?.counts.swayed ?? 0, weak: stands?.counts.weak ?? 0,
+                      shaken: stands?.counts.shaken ?? 0, couplings: stands?.model.couplings ?? [], latencyMicros: router.latency?.latencyMicros ?? jitterMicros)
     }
 
     /// Seconds to µs on the replay's clock. The sensor-log reader keeps times within ±10¹² s

@@ -19,6 +19,9 @@ public final class StandCrosstalk: Sendable {
         /// A push the pad felt, learned from as any hit and not played; the ids listed are
         /// waiting crosstalk it shows up, to take back.
         case felt(takeBack: [UInt32])
+        /// A shake of the whole stand (`StandModel.shake`), not played; the ids listed are
+        /// waiting hits of the same shake, to take back.
+        case shaken(takeBack: [UInt32])
     }
 
     private struct State {
@@ -30,6 +33,7 @@ public final class StandCrosstalk: Sendable {
         var takenBack = 0
         var swayed = 0
         var weak = 0
+        var shaken = 0
 
         /// Puts hit `hit`, arrived at `arrivalMicros` (its slot at `slotMicros`, if later), to
         /// wait for a cause that may arrive later, where one could explain it (`StandModel.hold`):
@@ -91,25 +95,38 @@ public final class StandCrosstalk: Sendable {
             // Too weak for a stroke at its pad's rate (`leastStrokeG`): learned from as a hit no
             // strike explains, as a swayed one is.
             let weak = explained == nil && !felt && !swayed && s.model.isTooWeak(pad, strength: strength)
-            let takeBack = swayed || weak ? [] : shown
+            // A shake of the whole stand (`StandModel.shake`): no stroke, nor any of the hits
+            // alike around it that still wait to play; it explains no other hit.
+            let shakenWith = explained == nil && !swayed && !weak
+                ? s.model.shake(of: pad, strikeMicros: strikeMicros, strength: strength) : nil
+            let shaken = shakenWith != nil
+            let shakenWaiting = (shakenWith ?? []).filter { id in s.waiting.contains { $0.hit.id == id && $0.plays } }
+            if !shakenWaiting.isEmpty {
+                s.waiting.removeAll { shakenWaiting.contains($0.hit.id) }
+                s.model.markCrosstalk(shakenWaiting)
+                s.takenBack += shakenWaiting.count
+                s.shaken += shakenWaiting.count
+            }
+            let takeBack = swayed || weak || shaken ? [] : shown
             coupled += s.model.learn(pad: pad, strikeMicros: strikeMicros, strength: strength, id: id,
-                                     isSource: explained == nil && !swayed && !weak, felt: felt, cause: explained?.id)
+                                     isSource: explained == nil && !swayed && !weak && !shaken, felt: felt, cause: explained?.id)
             for key in coupled {
                 if let estimate = s.model.pairs[key]?.estimate {
                     found.append((s.model.padKeys[key.source], s.model.padKeys[key.receiver], estimate))
                 }
             }
-            if explained != nil || swayed || weak {
-                if felt { return .felt(takeBack: []) }
+            if explained != nil || swayed || weak || shaken {
+                if felt { return .felt(takeBack: shakenWaiting) }
                 s.cancelled += 1
                 if swayed { s.swayed += 1 }
+                if shaken { s.shaken += 1 }
                 if weak {
                     s.weak += 1
                     // It still waits for a cause arriving later, which marks it as its crosstalk
                     // (the strike it witnesses), as it would a hit that plays; it never plays.
                     _ = s.wait((id, pad, strikeMicros, strength, felt), arrivalMicros: arrivalMicros, slotMicros: slotMicros, plays: false)
                 }
-                return .crosstalk
+                return shaken ? .shaken(takeBack: shakenWaiting) : .crosstalk
             }
             // Felt pushes taken back are only marked: none was queued to play.
             let queued = takeBack.filter { id in !s.waiting.contains { $0.hit.id == id && !$0.plays } }
@@ -131,9 +148,10 @@ public final class StandCrosstalk: Sendable {
 
     /// Hits cancelled on arrival, waiting hits taken back, and of those cancelled the ones a
     /// neighbour's sway explained (`StandModel.swayingPad`) and the ones too weak for a stroke
-    /// (`StandModel.isTooWeak`), so far (read together).
-    public var counts: (cancelled: Int, takenBack: Int, swayed: Int, weak: Int) {
-        state.withLock { ($0.cancelled, $0.takenBack, $0.swayed, $0.weak) }
+    /// (`StandModel.isTooWeak`), and of both the ones a shake of the whole stand explained
+    /// (`StandModel.shake`), so far (read together).
+    public var counts: (cancelled: Int, takenBack: Int, swayed: Int, weak: Int, shaken: Int) {
+        state.withLock { ($0.cancelled, $0.takenBack, $0.swayed, $0.weak, $0.shaken) }
     }
 
     /// The model as it stands (to show or save).

@@ -350,6 +350,25 @@ extension StandModel {
         /// faster the detector's bump test judges weak candidates by their shape
         /// (independent-stands-notebook-3.md, "A floor under a gamepad's strokes").
         public var leastStrokeG: Double = 0.3
+        /// A stand shaken as a whole (`shake`): a hit under `shakeMaximumG` that at least this
+        /// many pads felt alike (itself included), within a sensor period + 1 ms of each other,
+        /// is a bump of the stand, not a stroke; 0: no such test.
+        ///
+        /// Why: an instrument on the stand that is not a pad (a cymbal, a hi-hat stand leaning on
+        /// it) shakes every pad on it at once, each at 0.15-1 g, while a stick's stroke reaches
+        /// its neighbours at 3-10 % of itself, and two sticks strike at most two pads together. A
+        /// 200-250 Hz pad's detector cannot always tell a smooth push from a soft stroke by its
+        /// shape; the brain sees the whole stand. On the independent stands (seeds 1-18) the
+        /// crash's bump played 18 hits on the Joy-Cons' played pads, 18 on the DualSenses'.
+        /// Two pads alike are not enough: soft unisons and a stroke with its neighbour's answer
+        /// are pairs (independent-stands-notebook-3.md, "A stand shaken as a whole").
+        public var shakenPads: Int = 3
+        /// Pads felt a shake alike where each reading is within this factor of the hit's.
+        public var shakeRatio: Double = 2.0
+        /// Only hits under this strength (g) are judged by the shake, and no hit of it or more
+        /// may lie among the pads that felt it (a stroke's own crosstalk is no shake): the
+        /// detectors' bump ceiling (`AdaptiveDetector.pushMaximumG`).
+        public var shakeMaximumG: Double = 1.2
         /// The sample period assumed for a pad that has not said its rate, µs (250 Hz).
         public var defaultPeriodMicros: Int64 = 4_000
 

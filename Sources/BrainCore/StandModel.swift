@@ -85,7 +85,7 @@ public struct StandModel: Sendable {
     private var swayStrikes: [[(micros: Int64, strength: Double)]] = []
     /// Evidence per ordered pair (source, receiver).
     public internal(set) var pairs: [PairKey: Pair] = [:]
-    private var recent: [Recent] = []
+    private(set) var recent: [Recent] = []
     /// Pairs announced as sharing a stand, so each is said once.
     var announced: Set<PairKey> = []
     /// Pairs put back from a state file: kept in the next one even while their pads' rates, and

@@ -249,6 +249,10 @@ struct KitReplayCommand: ParsableCommand {
             Self.report("drumbrain replay: \(result.weak) of the hits cancelled were too weak for a stroke at their pad's rate: "
                        + "under \(DecimalFormatting.string(stands.model.configuration.leastStrokeG, decimals: 2)) g from a pad sampling at 170-500 Hz")
         }
+        if result.shaken > 0 {
+            Self.report("drumbrain replay: \(result.shaken) of the hits cancelled were a shake of the whole stand: "
+                       + "\(stands.model.configuration.shakenPads) pads or more felt it alike at once, none as a stroke")
+        }
         if let hitsDir {
             for (p, pad) in pads.enumerated() {
                 var text = "t,velocity,strength,delay_ms\n"

@@ -56,6 +56,7 @@ extension Serve {
             var apart: [String] = []
             if counts.swayed > 0 { apart.append("\(counts.swayed) of them a stand's sway") }
             if counts.weak > 0 { apart.append("\(counts.weak) too weak for a stroke") }
+            if counts.shaken > 0 { apart.append("\(counts.shaken) a shake of the whole stand") }
             line += "\(counts.cancelled + counts.takenBack) cancelled as crosstalk of learned stands"
                 + (apart.isEmpty ? "" : " (" + apart.joined(separator: ", ") + ")") + ", "
         }

@@ -9,7 +9,7 @@ struct LeastStrokeTests {
     /// played pad), then, 1.5 s after the last with nothing around it, a hit of `strength` g: its
     /// decision, and the counts after.
     static func lone(_ strength: Double, rateHz: Double?, least: Double? = nil)
-        -> (decision: StandCrosstalk.Decision, counts: (cancelled: Int, takenBack: Int, swayed: Int, weak: Int)) {
+        -> (decision: StandCrosstalk.Decision, counts: (cancelled: Int, takenBack: Int, swayed: Int, weak: Int, shaken: Int)) {
         var configuration = StandModel.Configuration()
         if let least { configuration.leastStrokeG = least }
         let stands = StandCrosstalk(model: StandModel(configuration))

@@ -113,7 +113,7 @@ struct StandModelTests {
     /// decisions, the counts before the two, and the early hit's number.
     static func earlyHitThenStrike(felt: Bool)
         -> (stands: StandCrosstalk, early: StandCrosstalk.Decision, strike: StandCrosstalk.Decision,
-            before: (cancelled: Int, takenBack: Int, swayed: Int, weak: Int), earlyID: UInt32) {
+            before: (cancelled: Int, takenBack: Int, swayed: Int, weak: Int, shaken: Int), earlyID: UInt32) {
         let stands = StandCrosstalk()
         var id: UInt32 = 0
         teach(stands, "a", "b", strikes: 30, strength: 6, answer: 0.48, id: &id)
