@@ -17,7 +17,8 @@ public final class StandCrosstalk: Sendable {
         /// hit shows up, to take back.
         case play(holdMicros: Int64, takeBack: [UInt32])
         /// A push the pad felt, learned from as any hit and not played; the ids listed are
-        /// waiting crosstalk it shows up, to take back.
+        /// waiting crosstalk it shows up, or waiting readings of a shake it completes, to take
+        /// back.
         case felt(takeBack: [UInt32])
         /// A shake of the whole stand (`StandModel.shake`), not played; the ids listed are
         /// waiting hits of the same shake, to take back.
@@ -70,7 +71,9 @@ public final class StandCrosstalk: Sendable {
     /// model sees the stand as it would if the pad had sent it as one; it never plays, and is
     /// counted neither as cancelled nor as taken back. A hit too weak for a stroke at its pad's
     /// rate (`isTooWeak`) is cancelled, and waits as a felt push does, to be marked as the
-    /// crosstalk of a strike arriving later.
+    /// crosstalk of a strike arriving later. A hit that is a shake of the whole stand
+    /// (`StandModel.shake`) is cancelled (`.shaken`) and takes back the readings of that shake
+    /// still waiting to play; a felt push that completes a shake takes them back too.
     public func decide(padKey: String, rateHz: Double?, strikeMicros: Int64, arrivalMicros: Int64,
                        strength: Double, id: UInt32, slotMicros: Int64? = nil, felt: Bool = false) -> Decision {
         var found: [(String, String, Double)] = []
@@ -96,14 +99,16 @@ public final class StandCrosstalk: Sendable {
             // strike explains, as a swayed one is.
             let weak = explained == nil && !felt && !swayed && s.model.isTooWeak(pad, strength: strength)
             // A shake of the whole stand (`StandModel.shake`): no stroke, nor any of the hits
-            // alike around it that still wait to play; it explains no other hit.
+            // alike around it (those still waiting to play are taken back, and none of them is
+            // a strike the model learns from, played or not); it explains no other hit, and
+            // does not wait for a strike arriving later, as a swayed hit does not.
             let shakenWith = explained == nil && !swayed && !weak
                 ? s.model.shake(of: pad, strikeMicros: strikeMicros, strength: strength) : nil
             let shaken = shakenWith != nil
             let shakenWaiting = (shakenWith ?? []).filter { id in s.waiting.contains { $0.hit.id == id && $0.plays } }
+            s.model.markCrosstalk(shakenWith ?? [])
             if !shakenWaiting.isEmpty {
                 s.waiting.removeAll { shakenWaiting.contains($0.hit.id) }
-                s.model.markCrosstalk(shakenWaiting)
                 s.takenBack += shakenWaiting.count
                 s.shaken += shakenWaiting.count
             }

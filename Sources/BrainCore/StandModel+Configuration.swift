@@ -351,8 +351,8 @@ extension StandModel {
         /// (independent-stands-notebook-3.md, "A floor under a gamepad's strokes").
         public var leastStrokeG: Double = 0.3
         /// A stand shaken as a whole (`shake`): a hit under `shakeMaximumG` that at least this
-        /// many pads felt alike (itself included), within a sensor period + 1 ms of each other,
-        /// is a bump of the stand, not a stroke; 0: no such test.
+        /// many pads felt alike (itself included; each other reading within a sensor period +
+        /// 1 ms of it) is a bump of the stand, not a stroke; under 2: no such test.
         ///
         /// Why: an instrument on the stand that is not a pad (a cymbal, a hi-hat stand leaning on
         /// it) shakes every pad on it at once, each at 0.15-1 g, while a stick's stroke reaches
@@ -363,11 +363,12 @@ extension StandModel {
         /// Two pads alike are not enough: soft unisons and a stroke with its neighbour's answer
         /// are pairs (independent-stands-notebook-3.md, "A stand shaken as a whole").
         public var shakenPads: Int = 3
-        /// Pads felt a shake alike where each reading is within this factor of the hit's.
+        /// Pads felt a shake alike where each reading is within this factor of the hit's, either
+        /// way; under 1: no such test.
         public var shakeRatio: Double = 2.0
         /// Only hits under this strength (g) are judged by the shake, and no hit of it or more
-        /// may lie among the pads that felt it (a stroke's own crosstalk is no shake): the
-        /// detectors' bump ceiling (`AdaptiveDetector.pushMaximumG`).
+        /// on any other pad, at any rate, may lie within the window (a stroke's own crosstalk is
+        /// no shake): the detectors' bump ceiling (`AdaptiveDetector.pushMaximumG`).
         public var shakeMaximumG: Double = 1.2
         /// The sample period assumed for a pad that has not said its rate, µs (250 Hz).
         public var defaultPeriodMicros: Int64 = 4_000

@@ -85,6 +85,7 @@ public struct StandModel: Sendable {
     private var swayStrikes: [[(micros: Int64, strength: Double)]] = []
     /// Evidence per ordered pair (source, receiver).
     public internal(set) var pairs: [PairKey: Pair] = [:]
+    /// The hits of late, every pad's (a shake of the whole stand reads them: `shake`).
     private(set) var recent: [Recent] = []
     /// Pairs announced as sharing a stand, so each is said once.
     var announced: Set<PairKey> = []

@@ -250,8 +250,10 @@ struct KitReplayCommand: ParsableCommand {
                        + "under \(DecimalFormatting.string(stands.model.configuration.leastStrokeG, decimals: 2)) g from a pad sampling at 170-500 Hz")
         }
         if result.shaken > 0 {
+            let c = stands.model.configuration
             Self.report("drumbrain replay: \(result.shaken) of the hits cancelled were a shake of the whole stand: "
-                       + "\(stands.model.configuration.shakenPads) pads or more felt it alike at once, none as a stroke")
+                       + "\(c.shakenPads) pads or more at 170 Hz or faster felt it alike within a period, "
+                       + "none \(DecimalFormatting.string(c.shakeMaximumG, decimals: 1)) g or more")
         }
         if let hitsDir {
             for (p, pad) in pads.enumerated() {
