@@ -244,11 +244,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     }
 
     /// The way z swings as a stick's strike is seen at slow rates, +1 or −1 (the rebound test in
-    /// the type's notes): what this pad's own loud hits showed, by a majority of the last ones;
+    /// the type's notes): what this pad's own loud hits showed, by a majority of the last ones
+    /// that swung clearly one way (`strikeVoteMargin`);
     /// until they show it, the side gravity reads on z (a pad face up reads +1 g), or +1 where
-    /// the sensor removed gravity.
+    /// the sensor removed gravity. Fewer loud hits show it from about 170 Hz, once the period is
+    /// known (`midRateStrikeVotesNeeded`).
     public var strikeSign: Double {
-        if abs(strikeVotes) >= Self.strikeVotesNeeded { return strikeVotes > 0 ? 1 : -1 }
+        let needed = period.period > 0 && !Self.isSlowRate(dt: period.period) ? Self.midRateStrikeVotesNeeded : Self.strikeVotesNeeded
+        if abs(strikeVotes) >= needed { return strikeVotes > 0 ? 1 : -1 }
         return level <= -Self.gravityPresentG ? -1 : 1
     }
 
@@ -769,7 +772,10 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         if deviation >= Self.pushMaximumG {
             struckLoud = true
-            strikeVotes = max(-Self.strikeVotesHeld, min(Self.strikeVotesHeld, strikeVotes + (swing.rise > swing.fall ? 1 : -1)))
+            let (more, less) = (max(swing.rise, swing.fall), min(swing.rise, swing.fall))
+            if more >= Self.strikeVoteMargin * less {  // a clear way: not both sides clipped alike
+                strikeVotes = max(-Self.strikeVotesHeld, min(Self.strikeVotesHeld, strikeVotes + (swing.rise > swing.fall ? 1 : -1)))
+            }
         }
         if deviation >= Self.leanTeachingG { strikeWay.learn(lean) }
         // The ringing test's model learns from the quiet after a hit from rest.
