@@ -16,15 +16,16 @@ extension AdaptiveDetector {
     /// The rebound test's ceiling: a candidate that swung against a strike's way (or, under
     /// `oneWayShare`, either way) by this much or more is no push from another instrument (those
     /// reach about 1 g, and a slow sensor reads them nearly whole); and a hit whose strength is
-    /// this much or more votes for `strikeSign` with the way it swung further, and ends
-    /// `oneWayShare`'s rule.
+    /// this much or more votes for `strikeSign` with the way it swung further (from about
+    /// 170 Hz, where it swung clearly one way: `strikeVoteMargin`), and ends `oneWayShare`'s rule
+    /// (every one, voting or not: a hit that loud shows the pad played).
     static let pushMaximumG = 1.2
-    /// `strikeSign`: how many more loud hits one way than the other it takes to overrule
-    /// gravity's side under about 170 Hz (whose low-pass blurs the way a hit swings), and from
-    /// there (`midRateStrikeVotesNeeded`); and how many it holds (so a new mounting is learned
-    /// within as many).
+    /// `strikeSign` (`StrikeVotes`): how many more loud hits one way than the other it takes to
+    /// overrule gravity's side under about 170 Hz (whose low-pass blurs the way a hit swings).
+    static let strikeVotesNeeded = 6
+    /// `strikeSign`: how many it takes from about 170 Hz.
     ///
-    /// Why 3 from about 170 Hz: gravity's side is a guess, and on the independent stands it was
+    /// Why 3 there: gravity's side is a guess, and on the independent stands it was
     /// the wrong one (a strike pushes the pad face down, and those 200-250 Hz sensors read the
     /// push more than the spring back); until six loud hits had overruled it, the rebound test
     /// took a pad's first soft strokes for pushes (the first 5 s of each stand: 52 of the 387
@@ -32,17 +33,21 @@ extension AdaptiveDetector {
     /// no strike explains went 213 · 197 → 196 · 192 and 174 · 193 → 146 · 187 over seeds
     /// 1-18, and 67 · 51 → 58 · 49 and 65 · 42 → 59 · 41 on fresh seeds 19-24; ours as before
     /// (with `strikeVoteMargin`; independent-stands-notebook-3.md, "A strike's way learned from
-    /// three loud hits"). At 100 Hz, 3 cost the independent phones more than it won.
-    static let strikeVotesNeeded = 6
+    /// three loud hits"). At 100 Hz, 3 cost the independent phones more than it won. Three had
+    /// been tried before (independent-stands-notebook-2.md, "A strike's way learned sooner"),
+    /// at every rate and without the margin, and not kept for the worst pads it lowered.
     static let midRateStrikeVotesNeeded = 3
-    /// `strikeSign`: a loud hit votes only where it swung one way at least this many times as
-    /// far as the other. A strike read past full scale swings to it both ways, or, with gravity
-    /// on z, to it one way and 1 g further the other: on our 250 Hz stands (±4 g, read from
-    /// 1 g) such hits swung 3.0 g up and 3.6-3.9 g down, and three of them voted the way wrong
-    /// within 7 s; a ghost note after them was taken for a push. 1.2 let those by; at 1.5 the
-    /// independent phones played 7 hits more no strike explains over 18 stands (their sign
-    /// learned a little later), every other stand as at 1.2.
+    /// `strikeSign`: from about 170 Hz a loud hit votes only where it swung one way at least this
+    /// many times as far as the other (`StrikeVotes`). On our 250 Hz stands (±4 g, resting at
+    /// 1 g) loud strikes swung 3.0 g up, clipped, and 3.6-3.9 g down, and three of them voted the
+    /// way wrong within 7 s; a ghost note after them was taken for a push. 1.2 let those by. 2
+    /// would stop a strike clipped at both rails of that sensor too (3 and 5 g: 1.67 apart), but
+    /// also every stroke whose swing back is 0.6 of its shock (`FeltPushTests`: a face-down pad
+    /// with no gravity then never learned its way); the independent gamepads' loud strikes swing
+    /// one way tens of times as far as the other, and scored the same at 1.5 and 2. Left: a
+    /// strike read past both rails votes for the farther one.
     static let strikeVoteMargin = 1.5
+    /// `strikeSign`: the most net votes held, so a new mounting is learned within as many.
     static let strikeVotesHeld = 16
     /// `strikeSign`: |level| that says gravity is in z (a sensor that removes it reads about 0).
     static let gravityPresentG = 0.5

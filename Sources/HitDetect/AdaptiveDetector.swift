@@ -157,9 +157,8 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     private var recentUnexplained: (Double, Double, Double) = (0, 0, 0)
     // z's slow level (time constant `levelSeconds`): where gravity reads, for `strikeSign`.
     private var level = 0.0
-    // Loud hits whose z rose more than it fell, less those that fell more, held within
-    // ±strikeVotesHeld: `strikeSign`.
-    private var strikeVotes = 0
+    // The loud hits' votes on the way a strike swings: `strikeSign`.
+    private var strikeVotes = StrikeVotes()
     // Whether the pad has struck a hit of `pushMaximumG` or more (the rebound test's `oneWayShare`).
     private var struckLoud = false
     // The last push the rebound, lean or felt-ceiling test turned away, until `takeFelt`.
@@ -244,15 +243,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
     }
 
     /// The way z swings as a stick's strike is seen at slow rates, +1 or −1 (the rebound test in
-    /// the type's notes): what this pad's own loud hits showed, by a majority of the last ones
-    /// that swung clearly one way (`strikeVoteMargin`);
+    /// the type's notes): what this pad's own loud hits showed, by a majority of the last ones;
     /// until they show it, the side gravity reads on z (a pad face up reads +1 g), or +1 where
-    /// the sensor removed gravity. Fewer loud hits show it from about 170 Hz, once the period is
-    /// known (`midRateStrikeVotesNeeded`).
+    /// the sensor removed gravity (`StrikeVotes`). At the sample period learned so far, as the
+    /// rebound test judges at each candidate's own sample step.
     public var strikeSign: Double {
-        let needed = period.period > 0 && !Self.isSlowRate(dt: period.period) ? Self.midRateStrikeVotesNeeded : Self.strikeVotesNeeded
-        if abs(strikeVotes) >= needed { return strikeVotes > 0 ? 1 : -1 }
-        return level <= -Self.gravityPresentG ? -1 : 1
+        strikeVotes.sign(level: level, slow: period.period <= 0 || Self.isSlowRate(dt: period.period))
     }
 
     public mutating func process(z: Double, time: Double) -> Hit? {
@@ -720,8 +716,9 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // kept for `takeFelt`; masked, for the stand's ringing after it (a strike breaks
         // through at `feltBreakFactor` × its peak). It judges a candidate right behind the
         // pad's own stroke too: a cymbal's bump there passed for a strike.
-        let along = strikeSign > 0 ? around.rise : around.fall
-        let against = strikeSign > 0 ? around.fall : around.rise
+        let sign = strikeVotes.sign(level: level, slow: slow)
+        let along = sign > 0 ? around.rise : around.fall
+        let against = sign > 0 ? around.fall : around.rise
         let share = Self.isSlowRate(dt: dt) ? c.slowRebound : c.rebound
         // Until the pad has struck a hit of `pushMaximumG`, the way a strike swings is gravity's
         // guess, and a push the other way passed: one that swung one way only, either way, and
@@ -772,10 +769,7 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         }
         if deviation >= Self.pushMaximumG {
             struckLoud = true
-            let (more, less) = (max(swing.rise, swing.fall), min(swing.rise, swing.fall))
-            if more >= Self.strikeVoteMargin * less {  // a clear way: not both sides clipped alike
-                strikeVotes = max(-Self.strikeVotesHeld, min(Self.strikeVotesHeld, strikeVotes + (swing.rise > swing.fall ? 1 : -1)))
-            }
+            strikeVotes.vote(rise: swing.rise, fall: swing.fall, slow: slow)
         }
         if deviation >= Self.leanTeachingG { strikeWay.learn(lean) }
         // The ringing test's model learns from the quiet after a hit from rest.

@@ -183,7 +183,8 @@ struct FeltPushTests {
 
     /// A sensor that removes gravity (a phone's linear acceleration, here at 250 Hz) gives no
     /// side: the detector takes +1 until the pad's own loud strikes show the way they swing. A
-    /// face-down pad's first strikes (of 4 g, louder than any push) teach it within six.
+    /// face-down pad's first strikes (of 4 g, louder than any push) teach it within three (six under
+    /// about 170 Hz).
     @Test func withoutGravityTheLoudStrikesTeachTheWay() {
         var events: [Event] = (0..<8).map { .strike(time: 0.5 + Double($0) * 0.25, amplitude: 4) }
         let (rest, ghosts, pushes) = Self.ghostsAndPushes(from: 3.0, played: false)

@@ -7,16 +7,17 @@ import Testing
 struct StrikeWayVotesTests {
     /// A stiff pad, face up (its strikes show the shock, no swing back: the other way from
     /// gravity's side, as the independent simulator's 200-250 Hz pads read them), struck `loud`
-    /// times at `amplitude` g, then soft strokes of 1.5 g from 2 s: the sign after, and which of
-    /// the soft strokes played.
-    static func stiffPad(rate: Double, loud: Int, swingBack: Double = 0, amplitude: Double = 6) -> (sign: Double, ghosts: [Double], played: [Double]) {
+    /// times at `amplitude` g (8 g reads about 1.7 g at 200 Hz), 0.25 s apart, then eight soft
+    /// strokes of 1.5 g from 0.5 s after the last: the sign after, and which of the soft strokes
+    /// played.
+    static func stiffPad(rate: Double, loud: Int, swingBack: Double = 0, amplitude: Double = 8) -> (sign: Double, ghosts: [Double], played: [Double]) {
         var events: [FeltPushTests.Event] = (0..<loud).map { .strike(time: 0.5 + Double($0) * 0.25, amplitude: amplitude) }
-        let ghosts = (0..<8).map { 2.0 + Double($0) * 0.3 }
+        let ghosts = (0..<8).map { 0.75 + Double(loud) * 0.25 + Double($0) * 0.3 }
         events += ghosts.map { .strike(time: $0, amplitude: 1.5) }
-        let signal = FeltPushTests.signal(rate: rate, seconds: 5, gravity: 1, up: 1, events: events, swingBack: swingBack)
+        let signal = FeltPushTests.signal(rate: rate, seconds: ghosts[7] + 0.5, gravity: 1, up: 1, events: events, swingBack: swingBack)
         var detector = AdaptiveDetector()
         let (hits, _) = FeltPushTests.run(&detector, signal)
-        return (detector.strikeSign, ghosts, hits.map(\.time).filter { $0 > 1.9 })
+        return (detector.strikeSign, ghosts, hits.map(\.time).filter { $0 > ghosts[0] - 0.1 })
     }
 
     /// At 200 and 250 Hz three loud strikes teach the way, and every soft stroke after them
@@ -32,25 +33,35 @@ struct StrikeWayVotesTests {
         #expect(two.played.count < two.ghosts.count / 2, "\(rate) Hz, two loud: soft strokes played at \(two.played)")
     }
 
-    /// At 100 Hz, whose low-pass blurs the way a hit swings, three loud strikes (of 20 g, read
+    /// At 100 Hz, whose low-pass blurs the way a hit swings, five loud strikes (of 20 g, read
     /// over 1.2 g there) are not enough; six are.
     @Test func at100HzSixAreNeeded() {
         #expect(Self.stiffPad(rate: 100, loud: 5, amplitude: 20).sign == 1)
         #expect(Self.stiffPad(rate: 100, loud: 6, amplitude: 20).sign == -1)
     }
 
-    /// Strikes read past full scale swing to it both ways: here the sensor clips at 3 g under
-    /// its level and 2.95 g over it, so each of eight 20 g strikes fell a hair further than it
-    /// rose. None votes: gravity's side holds (a vote by the hair would have turned it within
-    /// three), and a strike that swings clearly further one way still votes.
-    @Test func strikesClippedBothWaysDoNotVote() {
+    /// Strikes read past full scale: eight 20 g strikes at 250 Hz clipped at 3.0 g over the level
+    /// and 3.65 g under it (as our 250 Hz stands read theirs: under 1.5 times as far, no vote,
+    /// where 1.2 let each vote), or at 2.95 and 3.0 g (both sides at the rails), do not vote:
+    /// gravity's side holds, where three votes the wrong way would have turned it. A stiff pad's
+    /// strikes of 20 g, unclipped, still vote their way.
+    @Test(arguments: [(3.0, 3.65), (2.95, 3.0)])
+    func strikesClippedDoNotVote(room: (up: Double, down: Double)) {
         let events: [FeltPushTests.Event] = (0..<8).map { .strike(time: 0.5 + Double($0) * 0.25, amplitude: 20) }
         var signal = FeltPushTests.signal(rate: 250, seconds: 3, gravity: 1, up: 1, events: events)
-        signal.z = signal.z.map { min(max($0, 1 - 3), 1 + 2.95) }
+        signal.z = signal.z.map { min(max($0, 1 - room.down), 1 + room.up) }
         var clipped = AdaptiveDetector()
         let hits = FeltPushTests.run(&clipped, signal).hits
         #expect(hits.count == 8, "\(hits.map(\.time))")
-        #expect(clipped.strikeSign == 1)
-        #expect(Self.stiffPad(rate: 250, loud: 8).sign == -1)
+        #expect(clipped.strikeSign == 1, "room \(room)")
+        #expect(Self.stiffPad(rate: 250, loud: 8, amplitude: 20).sign == -1)
+    }
+
+    /// Strikes that swing back 0.4 of their shock read less than 1.5 times as far one way as the
+    /// other at 250 Hz: none votes there, and gravity's side holds; at 100 Hz every loud hit
+    /// votes, as before the margin, and eight of them teach the way.
+    @Test func underAbout170HzEveryLoudHitVotes() {
+        #expect(Self.stiffPad(rate: 250, loud: 8, swingBack: 0.4, amplitude: 20).sign == 1)
+        #expect(Self.stiffPad(rate: 100, loud: 8, swingBack: 0.4, amplitude: 20).sign == -1)
     }
 }
