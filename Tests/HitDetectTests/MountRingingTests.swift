@@ -30,15 +30,16 @@ struct MountRingingTests {
         model.observe(h[n], back(1), back(2), back(3), back(4), time: time)
     }
 
-    /// A sampled decaying sinusoid is h[n] = 2 r cos ω h[n−1] − r² h[n−2]. Three windows teach
-    /// it, whatever the phase each began at (within the ridge's pull towards the fixed carry);
-    /// before them the model is the fixed carry.
-    @Test func threeWindowsOfQuietTeachTheMountsRinging() {
+    /// A sampled decaying sinusoid is h[n] = 2 r cos ω h[n−1] − r² h[n−2]. The first window
+    /// teaches it (`windowsNeeded`), and three teach it whatever the phase each began at (within
+    /// the ridge's pull towards the fixed carry); before the first the model is the fixed carry.
+    @Test func windowsOfQuietTeachTheMountsRinging() {
         let hz = 36.0, tau = 0.040
         let r = exp(-0.01 / tau), omega = 2 * Double.pi * hz / 100
         var model = MountRinging()
         for (k, phase) in [0.3, 1.9, 4.0].enumerated() {
-            #expect(model.a1 == -AdaptiveDetector.ringingCarry && model.a2 == 0, "before window \(k + 1)")
+            #expect(model.hasLearned == (k > 0), "before window \(k + 1)")
+            if k == 0 { #expect(model.a1 == -AdaptiveDetector.ringingCarry && model.a2 == 0) }
             Self.teach(&model, h: Self.ringing(hz: hz, tau: tau, phase: phase, count: 12), strength: 0.5, at: Double(k))
         }
         #expect(abs(model.a1 - 2 * r * cos(omega)) < 0.02, "a1 \(model.a1)")
@@ -350,18 +351,18 @@ struct MountRingingTests {
         #expect(with == without.filter { abs($0 - swing) > tolerance }, "with \(with), without \(without)")
     }
 
-    /// The same snare: three strokes (1.97, 4.76 and 17.91 s) come while a candidate is being
-    /// scanned, begun on a swing of the stand's sway or of the snare's own ringing (at 17.88 s,
-    /// 96 ms after a 3.9 g strike), and the first hit was dated at that swing's onset, walked
-    /// back: more than 10 ms early (15–22 ms here). Each stroke's step is over three times the
-    /// swing before it, so the scan starts again there (`slowRescanFactor`) and each is dated
-    /// within 7 ms. Every hit no strike explains with the rule is one without it too, and there
-    /// are fewer. One soft strike found without it is not (1.26 g at 10.22 s): the lean test
-    /// takes it for a push through the stand, for the way the pad learned its loud strokes move
-    /// it differs once they are dated at their step. Both run with `ringingRescan` off, to judge
-    /// this rule alone (and without the two-mode model); as shipped the three strokes are dated
-    /// within 7 ms too, the same strokes are found, and four swings of the ringing fire no more
-    /// (3.93, 4.48, 4.53 and 4.61 s).
+    /// The same snare: strokes come while a candidate is being scanned, begun on a swing of the
+    /// stand's sway or of the snare's own ringing (at 17.88 s, 96 ms after a 3.9 g strike), and
+    /// the hit was dated at that swing's onset, walked back: more than 10 ms early (15 and 22 ms
+    /// at 1.97 and 17.91 s; the stroke at 4.76 s is dated right without the rule once the
+    /// ringing is learned from the first window, `MountRinging.windowsNeeded`). Each stroke's
+    /// step is over three times the swing before it, so the scan starts again there
+    /// (`slowRescanFactor`) and each is dated within 7 ms. Every hit no strike explains with the
+    /// rule is one without it too, and no stroke found without it is lost. Both run with
+    /// `ringingRescan` off, to judge this rule alone (and without the two-mode model); as
+    /// shipped the three strokes are dated within 7 ms too, every stroke found with the rule
+    /// alone is found (and one more, 4.88 s), and two swings of the ringing fire no more (2.34
+    /// and 4.85 s).
     @Test func aStrokeMetInASwaysScanIsDatedAtItsStep() throws {
         let strikes = try Self.strikeTimes("independent/phone-s4-snare.truth.csv")
         let judge = Judge(strikes: strikes)
@@ -375,7 +376,7 @@ struct MountRingingTests {
         let without = try hits(factor: 0), with = try hits(factor: AdaptiveDetector.Configuration().slowRescanFactor)
         let shipped = try Self.fixtureHits("phone-s4-snare.csv", folder: "independent")
         for stroke in [1.966, 4.756, 17.905] {
-            #expect(Judge.nearest(without, stroke) > 0.010, "without the rule, near \(stroke): \(without)")
+            if stroke != 4.756 { #expect(Judge.nearest(without, stroke) > 0.010, "without the rule, near \(stroke): \(without)") }
             #expect(Judge.nearest(with, stroke) <= 0.007, "with the rule, near \(stroke): \(with)")
             #expect(Judge.nearest(shipped, stroke) <= 0.007, "as shipped, near \(stroke): \(shipped)")
         }
@@ -384,7 +385,7 @@ struct MountRingingTests {
         // named; with the ringing rescan but one mode, four swings more fired (12.33-14.30 s),
         // none of which fires as shipped (independent-stands-notebook-2.md, "A mount that rings
         // in two modes").
-        #expect(judge.notFound(shipped) == judge.notFound(with),
+        #expect(Set(judge.notFound(shipped)).isSubset(of: Set(judge.notFound(with))),
                 "not found as shipped \(judge.notFound(shipped)), with the rule alone \(judge.notFound(with))")
         let oneMode = try Self.fixtureHits("phone-s4-snare.csv", folder: "independent") { $0.learnsTwoModes = false }
         let firedByRescan = judge.unexplained(oneMode).filter { Judge.nearest(judge.unexplained(with), $0) > 0.002 }
@@ -393,10 +394,9 @@ struct MountRingingTests {
                 "with the ringing rescan but one mode: \(firedByRescan); as shipped \(shipped)")
         let firedAsShipped = judge.unexplained(shipped).filter { Judge.nearest(judge.unexplained(with), $0) > 0.002 }
         let heldAsShipped = judge.unexplained(with).filter { Judge.nearest(judge.unexplained(shipped), $0) > 0.002 }
-        #expect(firedAsShipped.isEmpty && heldAsShipped.count == 4
-                 && zip(heldAsShipped, [3.928, 4.476, 4.528, 4.608]).allSatisfy { abs($0 - $1) < 0.002 }, "no strike explains \(firedAsShipped) as shipped but not with the rule alone, and \(heldAsShipped) with the rule alone but not as shipped; as shipped \(judge.unexplained(shipped)), alone \(judge.unexplained(with))")
-        #expect(Set(judge.unexplained(with)).isSubset(of: Set(judge.unexplained(without)))
-                && judge.unexplained(with).count < judge.unexplained(without).count,
+        #expect(firedAsShipped.isEmpty && heldAsShipped.count == 2
+                 && zip(heldAsShipped, [2.342, 4.849]).allSatisfy { abs($0 - $1) < 0.002 }, "no strike explains \(firedAsShipped) as shipped but not with the rule alone, and \(heldAsShipped) with the rule alone but not as shipped; as shipped \(judge.unexplained(shipped)), alone \(judge.unexplained(with))")
+        #expect(Set(judge.unexplained(with)).isSubset(of: Set(judge.unexplained(without))),
                 "no strike explains \(judge.unexplained(with)) with the rule, \(judge.unexplained(without)) without")
         let lost = Set(judge.notFound(with)).subtracting(judge.notFound(without))
         #expect(lost.allSatisfy { abs($0 - 10.2185) < 0.001 }, "found without the rule, not with it: \(lost.sorted())")

@@ -27,7 +27,8 @@ struct TwoModeRingingTests {
         }
     }
 
-    /// Three windows of a two-mode ringing, each from other phases, teach the model, though the
+    /// Three windows of a two-mode ringing, each from other phases, teach the model (the first
+    /// already: `MountRinging.windowsNeeded`), though the
     /// one-mode model refuses every one of them (its fit leaves more than `selfFitShare`). The
     /// same ringing met later from new phases is explained sample by sample within 0.03 of its
     /// first swing (once four samples are there to predict from), where the one mode leaves
@@ -35,7 +36,7 @@ struct TwoModeRingingTests {
     @Test func threeWindowsOfATwoModeRingingTeachTheTwoModeModel() {
         var model = MountRinging()
         for (k, phases) in [(0.3, 2.1), (1.9, 0.4), (4.0, 5.5)].enumerated() {
-            #expect(!model.twoModes.hasLearned, "before window \(k + 1)")
+            #expect(model.twoModes.hasLearned == (k > 0), "before window \(k + 1)")
             Self.teach(&model, Self.twoModes(phases.0, phases.1), at: Double(k))
         }
         #expect(model.twoModes.hasLearned)
@@ -134,10 +135,11 @@ struct TwoModeRingingTests {
 
     /// A 100 Hz mount that rings in two modes past the mask, strokes of 2–6 g 0.7 s apart. With the
     /// one-mode model only (`learnsTwoModes` false) the ringing fires after one stroke in two.
-    /// With two modes the same swings fire until the model has learned (a window in which the
-    /// ringing fired teaches it nothing, so that takes 16 strokes here); past the 17th stroke
-    /// (11.7 s) at most one fires, against five or more, no swing fires that did not with one
-    /// mode, and every stroke the one mode found is still found.
+    /// With two modes fewer of the same swings fire before the 17th stroke (11.7 s) too (a window
+    /// in which the ringing fired teaches it nothing, but the first that teaches is enough:
+    /// `MountRinging.windowsNeeded`; with three it took 16 strokes here, and every early swing
+    /// fired as with one mode); past it at most one fires, against five or more, no swing fires
+    /// that did not with one mode, and every stroke the one mode found is still found.
     @Test func aMountRingingInTwoModesPastTheMaskFiresLessOnceLearned() {
         let strikes = Self.strikes
         let signal = Self.padSignal(strikes: strikes, seconds: 22)
@@ -147,7 +149,7 @@ struct TwoModeRingingTests {
         #expect(late(one.ringing).count >= 5, "the one mode lets little ring: the test shows nothing (\(one.ringing))")
         #expect(late(two.ringing).count <= 1, "two modes: \(two.ringing), one: \(one.ringing)")
         let early = { (ringing: [Double]) in ringing.filter { $0 < strikes[16].time } }
-        #expect(early(two.ringing) == early(one.ringing), "until it learns, as with one mode: \(two.ringing), one: \(one.ringing)")
+        #expect(early(two.ringing).count < early(one.ringing).count, "before the 17th stroke: \(two.ringing), one: \(one.ringing)")
         #expect(two.ringing.allSatisfy { swing in one.ringing.contains { abs($0 - swing) < 0.002 } },
                 "two modes: \(two.ringing), one: \(one.ringing)")
         #expect(one.found.isSubset(of: two.found), "lost: \(one.found.subtracting(two.found).sorted())")
