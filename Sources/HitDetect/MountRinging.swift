@@ -50,7 +50,7 @@ struct MountRinging: Sendable {
     /// Why one: a window teaches only where its own fit leaves a tenth of it or less, so the
     /// first that does is a ringing already; with three, a stand's first seconds carried three
     /// to five times the false hits of later ones (each pad's own ringing 45-200 ms after its
-    /// strokes). With one (and the two-mode fit ridged towards the fixed carry, below), the
+    /// strokes). With one (and the two-mode fit ridged towards the fixed carry: `TwoModeRinging`), the
     /// independent stands' strokes missed · hits no strike explains over seeds 1-18 went
     /// 196 · 192 → 184 · 157 (Joy-Con), 146 · 187 → 134 · 157 (DualSense) and 279 · 962 →
     /// 272 · 864 (phones; their idle pads 40 → 47) (independent-stands-notebook-3.md, "A
@@ -172,11 +172,7 @@ struct MountRinging: Sendable {
     /// The window is over: fold it in and fit a1 and a2 again.
     private mutating func learn() {
         listeningFrom = .nan
-        // The two-mode fit leans towards the fixed carry, not the one mode as learned so far: its
-        // four coefficients are ill-conditioned enough for the ridge's target to decide them, and
-        // leaning on a one mode learned from one window it left a 250 Hz mount's periodic ringing
-        // 2.5 times as unexplained (`OwnRingingGhostTests` lost every ghost).
-        twoModes.close(keep: Self.keep, oneMode: -AdaptiveDetector.ringingCarry, 0)
+        twoModes.close(keep: Self.keep)
         guard window.explainsItself else { return }
         let sums = learned.faded(by: Self.keep, adding: window)
         guard sums.isFinite else { return }

@@ -17,10 +17,15 @@
 /// nearly as well as a ringing, so that test alone cannot tell them apart: a window in which the
 /// pad fired a hit (`MountRinging.heardStroke`) teaches nothing. That hit may be the ringing
 /// itself firing past the mask: where it fires after every stroke, the model learns only from
-/// the strokes after which it did not (`TwoModeRingingTests`: as with one mode for 16 strokes). The
-/// pooled fit leans towards the one-mode model's a1, a2 as they stood before the window (a
-/// ridge of `MountRinging.ridge` × the sums' scale): with little evidence of a second mode, it
-/// is the one mode; and a fit that does not decay (`decays`) is not taken.
+/// the strokes after which it did not (`TwoModeRingingTests`). It judges once as many windows
+/// have taught it as the one mode asks (`MountRinging.windowsNeeded`: one; three cost the
+/// independent phones and gamepads more than they won, independent-stands-notebook-3.md). The
+/// pooled fit leans towards the fixed carry
+/// (−`AdaptiveDetector.ringingCarry`, 0, 0, 0; a ridge of `MountRinging.ridge` × the sums'
+/// scale), not the one mode as learned so far: the fit is ill-conditioned enough for the
+/// ridge's target to decide it, and leaning on a one mode learned from one window it left a
+/// 40 Hz ringing sampled at 250 Hz 2.5 times as unexplained (`OwnRingingGhostTests` lost every
+/// ghost). A fit that does not decay (`decays`) is not taken.
 ///
 /// The detector weighs a sample by whichever model leaves less of it unexplained
 /// (`AdaptiveDetector`'s ringing test), and under about 170 Hz its ring hold holds two levels:
@@ -165,8 +170,9 @@ struct TwoModeRinging: Sendable {
         window.add(h0, h1, h2, h3, h4, weight: weight)
     }
 
-    /// The window is over: fold it in, and fit again leaning towards the one-mode model's a1, a2.
-    mutating func close(keep: Double, oneMode a1: Double, _ a2: Double) {
+    /// The window is over: fold it in (the sums before it kept by `keep`), and fit again leaning
+    /// towards the fixed carry.
+    mutating func close(keep: Double) {
         guard !windowBroken, window.count >= Self.samplesNeeded, window.m[0] > 0,
               let own = window.fit(towards: (0, 0, 0, 0), ridgeShare: Self.windowRidge),
               own.residual <= Self.selfFitShare * window.m[0] else { return }
@@ -175,7 +181,7 @@ struct TwoModeRinging: Sendable {
         learned = sums
         windowsLearned += 1
         guard windowsLearned >= MountRinging.windowsNeeded,
-              let pooled = sums.fit(towards: (a1, a2, 0, 0), ridgeShare: MountRinging.ridge),
+              let pooled = sums.fit(towards: (-AdaptiveDetector.ringingCarry, 0, 0, 0), ridgeShare: MountRinging.ridge),
               Self.decays(pooled.b) else { return }
         b = pooled.b
         hasLearned = true

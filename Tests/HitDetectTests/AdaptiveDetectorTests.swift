@@ -381,10 +381,11 @@ struct AdaptiveDetectorTests {
         let held = hits(ringHold: AdaptiveDetector.Configuration().ringHold)
         #expect(late(held).isEmpty, "\(held)")
         #expect(strikes.allSatisfy { found($0.time, in: held) }, "the strikes fire: \(held)")
-        // (The pad's ringing, learned from the first window after its first strike
-        // (`MountRinging.windowsNeeded`), explains the stand's swings before the 0.4 g stroke well
-        // enough that it rises over them whatever the hold: even at 10 and with the one mode
-        // only. Learned from three windows, a hold of 4 lost it.)
+        // (The ringing is learned from the first window of the stand's ringing, after 0.5 s
+        // (`MountRinging.windowsNeeded`), and the 0.4 g stroke then plays at any hold: even at 10,
+        // with the one mode only, and without `ringHoldShockFactor`'s exception too. Learned from
+        // three windows, a hold of 4 lost it. Which rule now lets it by at such holds is not
+        // pinned here; the hold's need is judged above with the hold off.)
         #expect(found(2.57, in: hits(ringHold: 10, twoModes: false)), "a hold of 10, one mode")
         #expect(!found(1.61, in: hits(ringHold: AdaptiveDetector.Configuration().ringHold, ms: 1000)), "a hold that did not decay would lose the second")
     }

@@ -212,7 +212,7 @@ struct MountRingingTests {
         }
         #expect(!model.hasLearned && model.a1 == -AdaptiveDetector.ringingCarry && model.a2 == 0)
         for k in 4..<7 { Self.teach(&model, h: Self.ringing(hz: 30, tau: 0.080, phase: 0.4 + Double(k), count: 12), strength: 1, at: Double(k)) }
-        #expect(model.hasLearned, "three windows of ringing alone teach it")
+        #expect(model.hasLearned, "windows of ringing alone teach it")
     }
 
     /// z of a pad at `rate` whose strokes each give a shock of their amplitude (gone within a
@@ -376,13 +376,17 @@ struct MountRingingTests {
         let without = try hits(factor: 0), with = try hits(factor: AdaptiveDetector.Configuration().slowRescanFactor)
         let shipped = try Self.fixtureHits("phone-s4-snare.csv", folder: "independent")
         for stroke in [1.966, 4.756, 17.905] {
-            if stroke != 4.756 { #expect(Judge.nearest(without, stroke) > 0.010, "without the rule, near \(stroke): \(without)") }
+            if stroke == 4.756 {
+                #expect(Judge.nearest(without, stroke) <= 0.007, "dated right without the rule too: \(without)")
+            } else {
+                #expect(Judge.nearest(without, stroke) > 0.010, "without the rule, near \(stroke): \(without)")
+            }
             #expect(Judge.nearest(with, stroke) <= 0.007, "with the rule, near \(stroke): \(with)")
             #expect(Judge.nearest(shipped, stroke) <= 0.007, "as shipped, near \(stroke): \(shipped)")
         }
-        // As shipped, with the ringing rescan and the two-mode model too: the same strokes found,
-        // no hit that no strike explains but those with the rule alone, and four of these held,
-        // named; with the ringing rescan but one mode, four swings more fired (12.33-14.30 s),
+        // As shipped, with the ringing rescan and the two-mode model too: every stroke the rule
+        // alone finds, no hit that no strike explains but those with the rule alone, and some of
+        // these held, named; with the ringing rescan but one mode, four swings more fired (12.33-14.30 s),
         // none of which fires as shipped (independent-stands-notebook-2.md, "A mount that rings
         // in two modes").
         #expect(Set(judge.notFound(shipped)).isSubset(of: Set(judge.notFound(with))),
@@ -399,7 +403,7 @@ struct MountRingingTests {
         #expect(Set(judge.unexplained(with)).isSubset(of: Set(judge.unexplained(without))),
                 "no strike explains \(judge.unexplained(with)) with the rule, \(judge.unexplained(without)) without")
         let lost = Set(judge.notFound(with)).subtracting(judge.notFound(without))
-        #expect(lost.allSatisfy { abs($0 - 10.2185) < 0.001 }, "found without the rule, not with it: \(lost.sorted())")
+        #expect(lost.isEmpty, "found without the rule, not with it: \(lost.sorted())")
     }
 
     /// At 100 Hz a stroke whose first samples rise (0.08, 0.25, 0.40 g) and whose mount then

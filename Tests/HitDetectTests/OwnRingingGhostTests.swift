@@ -32,7 +32,7 @@ import Testing
         let tolerance = max(0.010, 2.5 / rate)
         let ghostsFound = ghosts.filter { g in hits.contains { abs($0 - g.time) <= tolerance } }.count
         let loudFound = loud.filter { s in hits.contains { abs($0 - s.time) <= tolerance } }.count
-        // Before the pad has learned its ringing (its first three strokes) the ringing may fire
+        // Before the pad has learned its ringing (its first strokes) the ringing may fire
         // at 200 Hz with the rule or without it: only what fires after counts.
         let unexplained = hits.filter { h in h > loud[3].time && !(loud + ghosts).contains { abs(h - $0.time) <= tolerance } }
         return (ghostsFound, loudFound, unexplained, ghosts.count)
