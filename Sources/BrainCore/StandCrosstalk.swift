@@ -36,6 +36,12 @@ public final class StandCrosstalk: Sendable {
         var weak = 0
         var shaken = 0
 
+        /// Of the waiting hits numbered `ids`, those queued to play (a felt push or a hit too weak
+        /// for a stroke waits only to be marked): what a take-back hands the router.
+        func queuedToPlay(_ ids: [UInt32]) -> [UInt32] {
+            ids.filter { id in waiting.contains { $0.hit.id == id && $0.plays } }
+        }
+
         /// Puts hit `hit`, arrived at `arrivalMicros` (its slot at `slotMicros`, if later), to
         /// wait for a cause that may arrive later, where one could explain it (`StandModel.hold`):
         /// until its slot at no cost, past it at most the hold. Returns how long it holds the hit
@@ -105,7 +111,7 @@ public final class StandCrosstalk: Sendable {
             let shakenWith = explained == nil && !swayed && !weak
                 ? s.model.shake(of: pad, strikeMicros: strikeMicros, strength: strength) : nil
             let shaken = shakenWith != nil
-            let shakenWaiting = (shakenWith ?? []).filter { id in s.waiting.contains { $0.hit.id == id && $0.plays } }
+            let shakenWaiting = s.queuedToPlay(shakenWith ?? [])
             s.model.markCrosstalk(shakenWith ?? [])
             if !shakenWaiting.isEmpty {
                 s.waiting.removeAll { shakenWaiting.contains($0.hit.id) }
@@ -133,8 +139,9 @@ public final class StandCrosstalk: Sendable {
                 }
                 return shaken ? .shaken(takeBack: shakenWaiting) : .crosstalk
             }
-            // Felt pushes taken back are only marked: none was queued to play.
-            let queued = takeBack.filter { id in !s.waiting.contains { $0.hit.id == id && !$0.plays } }
+            // Felt pushes taken back are only marked: none was queued to play. (Every id shown is
+            // a waiting hit's: `explained(bySource:)` judges only those.)
+            let queued = s.queuedToPlay(takeBack)
             s.waiting.removeAll { takeBack.contains($0.hit.id) }
             s.model.markCrosstalk(takeBack, of: id)
             s.takenBack += queued.count
