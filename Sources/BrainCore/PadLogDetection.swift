@@ -36,8 +36,10 @@ public enum PadLogDetection {
 
     /// Reads `path` (a sensor log CSV) in chunks (`LogChunks`), so that an endless input
     /// (`/dev/zero`) stops at the reader's longest line rather than filling memory, and runs
-    /// `kind`'s detector at its defaults over its z axis. The corresponding C function is `open`.
-    public static func detect(path: String, kind: DetectorKind) throws -> Detected {
+    /// `kind`'s detector at its defaults over its z axis (the adaptive one with `adaptive`). The
+    /// corresponding C function is `open`.
+    public static func detect(path: String, kind: DetectorKind,
+                              adaptive: AdaptiveDetector.Configuration = .init()) throws -> Detected {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         func failure(_ code: Int32) -> Failure { Failure(description: "\(path): \(String(cString: strerror(code)))") }
         guard fd >= 0 else { throw failure(errno) }
@@ -57,7 +59,7 @@ public enum PadLogDetection {
         // measured, as when none is stated.
         let stated = reader.metadataValue("rate_hz").flatMap { Double($0.split(separator: " ").first ?? "") }
             .flatMap { $0 > 0 && $0 <= 1e6 ? $0 : nil }
-        return detect(batch, kind: kind, rateHz: stated, drum: reader.metadataValue("drum"))
+        return detect(batch, kind: kind, rateHz: stated, drum: reader.metadataValue("drum"), adaptive: adaptive)
     }
 
     /// The largest evemu recording read, bytes (whole, as `drumpad replay` reads one): an hour
@@ -65,8 +67,10 @@ public enum PadLogDetection {
     public static let largestRecording = 1 << 30
 
     /// Runs `kind`'s detector at its defaults over `batch` (a log's or an evemu recording's
-    /// samples); `rateHz` is measured from the samples when not given.
-    public static func detect(_ batch: SensorBatch, kind: DetectorKind, rateHz: Double?, drum: String?) -> Detected {
+    /// samples; the adaptive one with `adaptive`, which only tests change); `rateHz` is measured
+    /// from the samples when not given.
+    public static func detect(_ batch: SensorBatch, kind: DetectorKind, rateHz: Double?, drum: String?,
+                              adaptive: AdaptiveDetector.Configuration = .init()) -> Detected {
         var hits: [KitReplay.PadHit] = []
         func run<D: HitDetector>(_ detector: inout D) {
             var found: [Hit] = []
@@ -90,7 +94,7 @@ public enum PadLogDetection {
             var detector = TVDrumsDetector()
             run(&detector)
         case .adaptive:
-            var detector = AdaptiveDetector()
+            var detector = AdaptiveDetector(adaptive)
             run(&detector)
         }
         var measured: Double?

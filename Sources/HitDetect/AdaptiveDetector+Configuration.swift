@@ -45,6 +45,16 @@ extension AdaptiveDetector {
         /// `rebound` under about 170 Hz, where a sensor's low-pass blurs the swing back into the
         /// shock, so strikes show less of it. 0: off.
         public var slowRebound = 0.42
+        /// `slowRebound` until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, for a
+        /// candidate under `untilLoudReboundMaximumG` (0.3 g): nothing yet shows the pad played,
+        /// and a stand's bump springs back little (its own ringing, a third of it), a stick's
+        /// stroke as far as it went or further. On our simulated stands' pads alone, bumped and
+        /// never struck (100 Hz phones, seeds 1-100), the bumps that passed the rebound test swung
+        /// their way 0.25-0.75 of the way back, the played pads' strokes until a loud one 0.75-1.5;
+        /// the bumped pads' hits went 467 -> 40, for 8 strokes more missed on our 71 stands (the
+        /// first 17 s of three pads) and none on the independent phones (independent-stands-
+        /// notebook-3.md, "A bumped phone alone"). 0: off.
+        public var slowReboundUntilLoud = 0.65
         /// Under 500 Hz, until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, a
         /// candidate under it that swung one way only, either way (the other way under this share
         /// of it), and rose over many samples (its steepest step, less three noise floors, under

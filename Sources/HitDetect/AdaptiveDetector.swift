@@ -56,7 +56,9 @@ import Glibc
 ///   its re-arm decaying over `feltRearmDecayMs` (100 ms), handed on by `takeFelt` (`/drum/felt`);
 ///   every candidate is judged (`reboundFromRestOnly` off). Until a hit of `pushMaximumG` shows
 ///   which way strikes swing, one that swung one way only, either way (the other under
-///   `oneWayShare`, 0.15), and rose over many samples as the bump test asks is one too.
+///   `oneWayShare`, 0.15), and rose over many samples as the bump test asks is one too; and
+///   under about 170 Hz, one under `untilLoudReboundMaximumG` (0.3 g) whose way is under
+///   `slowReboundUntilLoud` (0.65) of its swing back.
 /// - **Lean test (under 500 Hz, given x and y):** a stick drives the pad the same way each time, a
 ///   stand its own way. Hits of 1.5 g and more teach that way (`StrikeWay`, at every rate) and
 ///   their stray; once eight have, a candidate under `pushMaximumG` off it by over `leanShare`
@@ -725,8 +727,12 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         // rose over many samples (the bump test's `sharpness`), is a push too (`oneWayShare`).
         let oneWay = c.oneWayShare > 0 && !struckLoud && along < Self.pushMaximumG && against < c.oneWayShare * along
             && risesSlowly(step: step, strength: swing.deviation)
+        // Under about 170 Hz, until then too, a weak candidate that sprang back little is a push
+        // at a stricter share (`slowReboundUntilLoud`): nothing yet shows the pad played.
+        let quietPush = slow && !struckLoud && c.slowReboundUntilLoud > 0
+            && swing.deviation < Self.untilLoudReboundMaximumG && along < c.slowReboundUntilLoud * against
         let pushed = share > 0 && (fromRest || !c.reboundFromRestOnly)
-            && (against < Self.pushMaximumG && along < share * against || oneWay)
+            && (against < Self.pushMaximumG && along < share * against || oneWay || quietPush)
         // The lean test (slow rates): a weak candidate that moved the pad another way than its
         // own loud strikes do came through the stand.
         let leaning = c.leanShare > 0 && deviation < Self.pushMaximumG && strikeWay.leansAway(lean, share: c.leanShare, noiseFloor: noiseFloor)
