@@ -36,10 +36,14 @@ public enum PadLogDetection {
 
     /// Reads `path` (a sensor log CSV) in chunks (`LogChunks`), so that an endless input
     /// (`/dev/zero`) stops at the reader's longest line rather than filling memory, and runs
-    /// `kind`'s detector at its defaults over its z axis (the adaptive one with `adaptive`). The
-    /// corresponding C function is `open`.
-    public static func detect(path: String, kind: DetectorKind,
-                              adaptive: AdaptiveDetector.Configuration = .init()) throws -> Detected {
+    /// `kind`'s detector at its defaults over its z axis. The corresponding C function is `open`.
+    public static func detect(path: String, kind: DetectorKind) throws -> Detected {
+        try detect(path: path, kind: kind, adaptive: AdaptiveDetector.Configuration())
+    }
+
+    /// `detect(path:kind:)` with the adaptive detector set to `adaptive` (tests judging a rule of
+    /// the brain with one of the detector's off).
+    static func detect(path: String, kind: DetectorKind, adaptive: AdaptiveDetector.Configuration) throws -> Detected {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         func failure(_ code: Int32) -> Failure { Failure(description: "\(path): \(String(cString: strerror(code)))") }
         guard fd >= 0 else { throw failure(errno) }
@@ -67,10 +71,14 @@ public enum PadLogDetection {
     public static let largestRecording = 1 << 30
 
     /// Runs `kind`'s detector at its defaults over `batch` (a log's or an evemu recording's
-    /// samples; the adaptive one with `adaptive`, which only tests change); `rateHz` is measured
-    /// from the samples when not given.
-    public static func detect(_ batch: SensorBatch, kind: DetectorKind, rateHz: Double?, drum: String?,
-                              adaptive: AdaptiveDetector.Configuration = .init()) -> Detected {
+    /// samples); `rateHz` is measured from the samples when not given.
+    public static func detect(_ batch: SensorBatch, kind: DetectorKind, rateHz: Double?, drum: String?) -> Detected {
+        detect(batch, kind: kind, rateHz: rateHz, drum: drum, adaptive: AdaptiveDetector.Configuration())
+    }
+
+    /// `detect(_:kind:rateHz:drum:)` with the adaptive detector set to `adaptive`.
+    static func detect(_ batch: SensorBatch, kind: DetectorKind, rateHz: Double?, drum: String?,
+                       adaptive: AdaptiveDetector.Configuration) -> Detected {
         var hits: [KitReplay.PadHit] = []
         func run<D: HitDetector>(_ detector: inout D) {
             var found: [Hit] = []

@@ -45,15 +45,20 @@ extension AdaptiveDetector {
         /// `rebound` under about 170 Hz, where a sensor's low-pass blurs the swing back into the
         /// shock, so strikes show less of it. 0: off.
         public var slowRebound = 0.42
-        /// `slowRebound` until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, for a
-        /// candidate under `untilLoudReboundMaximumG` (0.3 g): nothing yet shows the pad played,
-        /// and a stand's bump springs back little (its own ringing, a third of it), a stick's
-        /// stroke as far as it went or further. On our simulated stands' pads alone, bumped and
-        /// never struck (100 Hz phones, seeds 1-100), the bumps that passed the rebound test swung
-        /// their way 0.25-0.75 of the way back, the played pads' strokes until a loud one 0.75-1.5;
-        /// the bumped pads' hits went 467 -> 40, for 8 strokes more missed on our 71 stands (the
-        /// first 17 s of three pads) and none on the independent phones (independent-stands-
-        /// notebook-3.md, "A bumped phone alone"). 0: off.
+        /// Under about 170 Hz, until the pad has fired a hit of `pushMaximumG` (1.2 g) or more, a
+        /// candidate under `untilLoudReboundMaximumG` (0.3 g) whose swing in a strike's way
+        /// (`strikeSign`, gravity's guess until then) is under this share of its swing the other
+        /// way is a push as well: nothing yet shows the pad played, a stand's bump swings one way
+        /// and rings on with a fraction of itself, and a stroke at these rates reads mostly as
+        /// its mount's swing. Such a push raises the felt ceiling as the rebound test's do (so
+        /// candidates up to `feltMargin` times it are held too); off with the rebound test
+        /// (`slowRebound` 0). Our bumped phones alone (`tools/corpus/stand` idle-bumps, seeds
+        /// 1-100) fired 467 times in all, 40 with it; the bumps that fired had swung the strike's
+        /// way 0.42-0.9 of the other (most under 0.75), the kit4 stands' played pads' strokes
+        /// before their first loud hit (seeds 1-20, each pad alone) mostly 0.75-1.5. It cost 8
+        /// strokes of our 71 stands, and on the independent phones no stroke but more hits no
+        /// strike explains, moved by the brain's learning (independent-stands-notebook-3.md, "A
+        /// bumped phone alone springs back little"). 0: off.
         public var slowReboundUntilLoud = 0.65
         /// Under 500 Hz, until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, a
         /// candidate under it that swung one way only, either way (the other way under this share

@@ -57,8 +57,8 @@ import Glibc
 ///   every candidate is judged (`reboundFromRestOnly` off). Until a hit of `pushMaximumG` shows
 ///   which way strikes swing, one that swung one way only, either way (the other under
 ///   `oneWayShare`, 0.15), and rose over many samples as the bump test asks is one too; and
-///   under about 170 Hz, one under `untilLoudReboundMaximumG` (0.3 g) whose way is under
-///   `slowReboundUntilLoud` (0.65) of its swing back.
+///   under about 170 Hz, one under `untilLoudReboundMaximumG` (0.3 g) that swung the strike's
+///   way under `slowReboundUntilLoud` (0.65) of its swing the other way (`pushTests`).
 /// - **Lean test (under 500 Hz, given x and y):** a stick drives the pad the same way each time, a
 ///   stand its own way. Hits of 1.5 g and more teach that way (`StrikeWay`, at every rate) and
 ///   their stray; once eight have, a candidate under `pushMaximumG` off it by over `leanShare`
@@ -713,29 +713,14 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let strength = swingCarried ? min(deviation, unexplained) : deviation
         let hit = Hit(index: index, time: struck, strength: strength,
                       velocity: curve.velocity(amplitude: strength, thresholdAmplitude: threshold), sampleTime: time)
-        // The rebound test (slow rates): a push that swung the pad the way a stick does, with
-        // little of the spring back a stick's strike is seen as at these rates. Not a hit, but
-        // kept for `takeFelt`; masked, for the stand's ringing after it (a strike breaks
-        // through at `feltBreakFactor` × its peak). It judges a candidate right behind the
-        // pad's own stroke too: a cymbal's bump there passed for a strike.
-        let sign = strikeVotes.sign(level: level, slow: slow)
-        let along = sign > 0 ? around.rise : around.fall
-        let against = sign > 0 ? around.fall : around.rise
-        let share = Self.isSlowRate(dt: dt) ? c.slowRebound : c.rebound
-        // Until the pad has struck a hit of `pushMaximumG`, the way a strike swings is gravity's
-        // guess, and a push the other way passed: one that swung one way only, either way, and
-        // rose over many samples (the bump test's `sharpness`), is a push too (`oneWayShare`).
-        let oneWay = c.oneWayShare > 0 && !struckLoud && along < Self.pushMaximumG && against < c.oneWayShare * along
-            && risesSlowly(step: step, strength: swing.deviation)
-        // Under about 170 Hz, until then too, a weak candidate that sprang back little is a push
-        // at a stricter share (`slowReboundUntilLoud`): nothing yet shows the pad played.
-        let quietPush = slow && !struckLoud && c.slowReboundUntilLoud > 0
-            && swing.deviation < Self.untilLoudReboundMaximumG && along < c.slowReboundUntilLoud * against
-        let pushed = share > 0 && (fromRest || !c.reboundFromRestOnly)
-            && (against < Self.pushMaximumG && along < share * against || oneWay || quietPush)
-        // The lean test (slow rates): a weak candidate that moved the pad another way than its
-        // own loud strikes do came through the stand.
-        let leaning = c.leanShare > 0 && deviation < Self.pushMaximumG && strikeWay.leansAway(lean, share: c.leanShare, noiseFloor: noiseFloor)
+        // The rebound and lean tests (under 500 Hz; `pushTests`): a push through the stand. Not
+        // a hit, but kept for `takeFelt`; masked, for the stand's ringing after it (a strike
+        // breaks through at `feltBreakFactor` × its peak).
+        let (pushed, leaning) = Self.pushTests(c, around: around, deviation: deviation,
+                                               sign: strikeVotes.sign(level: level, slow: slow), slow: slow,
+                                               fromRest: fromRest, struckLoud: struckLoud,
+                                               risesSlowly: risesSlowly(step: step, strength: deviation),
+                                               lean: lean, strikeWay: strikeWay, noiseFloor: noiseFloor)
         // The felt ceiling: a pad not yet shown played that has felt pushes takes a candidate no
         // stronger than they were for another. At fast rates it is handed on as felt (the bump
         // test's pushes are not) and, like them, masks nothing.

@@ -1,4 +1,4 @@
-import BrainCore
+@testable import BrainCore
 import HitDetect
 import Testing
 import TestSupport

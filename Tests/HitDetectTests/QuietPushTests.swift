@@ -5,21 +5,21 @@ import TestSupport
 
 /// The rebound test's stricter share under about 170 Hz until a pad's first loud hit
 /// (`AdaptiveDetector.Configuration.slowReboundUntilLoud`, issue 26): a bump through the stand
-/// springs back little (its ringing, about a third of it), a stick's stroke about as far as it
-/// went or further; and until a hit of 1.2 g nothing shows the pad is played at all.
+/// swings the pad one way and rings on with a fraction of itself (about a third), while a stick's
+/// stroke, behind a 100 Hz sensor's low-pass, reads mostly as its mount's swing, the strike's
+/// way; and until a hit of 1.2 g nothing shows the pad is played at all.
 struct QuietPushTests {
-    typealias Event = FeltPushTests.Event
-
     /// A phone nobody plays, on a stand whose cymbal bumps it every 0.3–1.5 s (the simulated
     /// stands' idle-bumps, seed 131, 50 s; `Tests/Fixtures/stands/README.md`): its bumps read
-    /// 0.05–0.4 g and most swing back a quarter to three quarters of their way, so the rebound
-    /// test at `slowRebound` (0.42) lets them by and the pad fired on them until its felt ceiling
-    /// had pushes enough to judge. With the stricter share until a loud hit it feels them.
+    /// 0.05–0.4 g, and many swing the strike's way (up: the phone removes gravity) more than
+    /// 0.42 of their swing the other way, so the rebound test at `slowRebound` lets them by and
+    /// the pad fired on them until its felt ceiling had pushes enough to judge. With the
+    /// stricter share until a loud hit it feels all of them but one.
     @Test func aBumpedPhoneNobodyPlaysFeelsItsBumps() throws {
         let fixture = "idle-bumps-seed131/pad.csv"
         var detector = AdaptiveDetector()
         let (hits, felt) = try FeltCeilingTests.run(&detector, fixture: fixture)
-        #expect(hits.count <= 2, "hits at \(hits.map { ($0.time, $0.strength) })")
+        #expect(hits.count <= 1, "hits at \(hits.map { ($0.time, $0.strength) })")
         #expect(felt.count >= 30, "felt \(felt.count)")
         var off = AdaptiveDetector.Configuration()
         off.slowReboundUntilLoud = 0
@@ -29,33 +29,44 @@ struct QuietPushTests {
     }
 
     /// A played phone stand's pads, each alone (the simulated kit4 stand of seed 304, 34 s;
-    /// `Tests/Fixtures/stands/README.md`): every stroke the pads play without the stricter share
-    /// they play with it, though their first strokes, until a loud one (the racktom's first
-    /// comes at 13.7 s), are weak; and four of the racktom's hits on the snare's backbeats
-    /// before then, crosstalk that springs back little, are felt instead.
+    /// `Tests/Fixtures/stands/README.md`): every hit a pad fires with the stricter share it fires
+    /// without it, so every stroke it found it still finds, though its first strokes, until a
+    /// loud one (the racktom's first comes at 13.7 s), are weak; four of the racktom's hits on
+    /// the snare's backbeats before then, crosstalk, and the idle ride's hit on the snare's
+    /// 13.6 g backbeat at 31.68 s (`KitReplayTests`) are felt instead.
     @Test func aPlayedPhonesStrokesPlayAndItsNeighboursCrosstalkIsFelt() throws {
         var off = AdaptiveDetector.Configuration()
         off.slowReboundUntilLoud = 0
         var judged = 0
-        for pad in ["snare", "racktom", "floortom"] {
+        for pad in ["snare", "racktom", "floortom", "ride"] {
             let fixture = "kit4-seed304/\(pad).csv"
             let labels = try Self.labels(fixture.replacingOccurrences(of: ".csv", with: ".labels.csv"))
             var detector = AdaptiveDetector(), before = AdaptiveDetector(off)
             let hits = try FeltCeilingTests.run(&detector, fixture: fixture).hits
             let all = try FeltCeilingTests.run(&before, fixture: fixture).hits
+            #expect(hits.allSatisfy { hit in all.contains { abs($0.time - hit.time) < 0.001 } }, "\(pad): a hit only with the share")
             let found = labels.filter { FeltPushTests.near(hits.map(\.time), $0, within: 0.025) }
             let foundBefore = labels.filter { FeltPushTests.near(all.map(\.time), $0, within: 0.025) }
             #expect(found == foundBefore, "\(pad): strokes found \(found.count), share off \(foundBefore.count)")
             let firstLoud = hits.first { $0.strength >= AdaptiveDetector.pushMaximumG }?.time ?? .infinity
-            judged += hits.filter { $0.time < firstLoud && $0.strength < AdaptiveDetector.untilLoudReboundMaximumG }.count
-            if pad == "racktom" {
-                let gone = all.filter { !FeltPushTests.near(hits.map(\.time), $0.time, within: 0.001) }
+            judged += hits.filter { hit in
+                hit.time < firstLoud && hit.strength < AdaptiveDetector.untilLoudReboundMaximumG
+                    && FeltPushTests.near(labels, hit.time, within: 0.025)
+            }.count
+            let gone = all.filter { !FeltPushTests.near(hits.map(\.time), $0.time, within: 0.001) }
+            switch pad {
+            case "racktom":
                 #expect(gone.count == 4 && gone.allSatisfy { $0.time < firstLoud && !FeltPushTests.near(labels, $0.time, within: 0.025) },
                         "racktom: hits no longer played at \(gone.map(\.time)), first loud \(firstLoud)")
+            case "ride":
+                #expect(gone.count == 1 && gone.allSatisfy { abs($0.time - 31.677) < 0.01 }, "ride: hits no longer played at \(gone.map(\.time))")
+            default:
+                #expect(gone.isEmpty, "\(pad): hits no longer played at \(gone.map(\.time))")
             }
         }
-        // Strokes the stricter share judged and let play.
-        #expect(judged >= 8, "\(judged) weak hits before a loud one")
+        // Strokes read under 0.3 g before their pad's first loud hit: the stricter share judged
+        // them and let them play.
+        #expect(judged >= 5, "\(judged) weak strokes before a loud one")
     }
 
     /// The bumped phone of the first test, struck once loud (a 3 g swing at 0.2 s, before the
@@ -100,6 +111,7 @@ struct QuietPushTests {
         #expect(AdaptiveDetectorTests.hits(&before, (z, t)).map(\.index) == (0..<12).map { 20 + 50 * $0 })
     }
 
+    /// The text of `fixture`, a path under `Tests/Fixtures/stands`.
     static func fixtureText(_ fixture: String) throws -> String {
         try String(contentsOfFile: Program.repositoryRoot + "/Tests/Fixtures/stands/" + fixture, encoding: .utf8)
     }
