@@ -23,11 +23,11 @@ extension AdaptiveDetector {
         // guess, and a push the other way passed: one that swung one way only, either way, and
         // rose over many samples (the bump test's `sharpness`), is a push too (`oneWayShare`).
         let oneWay = c.oneWayShare > 0 && !struckLoud && along < pushMaximumG && against < c.oneWayShare * along && risesSlowly
-        // Under about 170 Hz, until then too, a weak candidate that swung the strike's way under
-        // `slowReboundUntilLoud` of its swing the other way is a push: nothing yet shows the pad
-        // played, and a stand's bump rings on with a fraction of itself.
-        let quietPush = slow && !struckLoud && c.slowReboundUntilLoud > 0
-            && deviation < untilLoudReboundMaximumG && along < c.slowReboundUntilLoud * against
+        // Until then too, a weak candidate that swung the strike's way under `reboundUntilLoud`
+        // (under about 170 Hz `slowReboundUntilLoud`) of its swing the other way is a push:
+        // nothing yet shows the pad played, and a stand's bump rings on with a fraction of itself.
+        let untilLoud = slow ? c.slowReboundUntilLoud : c.reboundUntilLoud
+        let quietPush = !struckLoud && untilLoud > 0 && deviation < untilLoudReboundMaximumG && along < untilLoud * against
         let pushed = share > 0 && (fromRest || !c.reboundFromRestOnly)
             && (against < pushMaximumG && along < share * against || oneWay || quietPush)
         // The lean test: a weak candidate that moved the pad another way than its own loud

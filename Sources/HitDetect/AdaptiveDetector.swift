@@ -57,8 +57,9 @@ import Glibc
 ///   every candidate is judged (`reboundFromRestOnly` off). Until a hit of `pushMaximumG` shows
 ///   which way strikes swing, one that swung one way only, either way (the other under
 ///   `oneWayShare`, 0.15), and rose over many samples as the bump test asks is one too; and
-///   under about 170 Hz, one under `untilLoudReboundMaximumG` (0.3 g) that swung the strike's
-///   way under `slowReboundUntilLoud` (0.65) of its swing the other way (`pushTests`).
+///   one under `untilLoudReboundMaximumG` (0.3 g) that swung the strike's way under
+///   `reboundUntilLoud` (1.0; under about 170 Hz `slowReboundUntilLoud`, 0.65) of its swing the
+///   other way (`pushTests`).
 /// - **Lean test (under 500 Hz, given x and y):** a stick drives the pad the same way each time, a
 ///   stand its own way. Hits of 1.5 g and more teach that way (`StrikeWay`, at every rate) and
 ///   their stray; once eight have, a candidate under `pushMaximumG` off it by over `leanShare`

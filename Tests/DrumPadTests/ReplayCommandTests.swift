@@ -205,8 +205,9 @@ struct ReplayCommandTests {
         #expect(alone.status == 0 && together.status == 0, "\(alone.stderr)\n\(together.stderr)")
         let strikes = Program.contents(base + ".labels.csv").split(separator: "\n").count - 1
         // Decided when each hit would reach the brain (after its detector's scan) and held 30 ms,
-        // every one of the 20 is cancelled. Decided at once, 2 stay: their detector's scan ended
-        // before that of the neighbour's strike that caused them, so they arrive first.
+        // every one of the 16 is cancelled. Decided at once, 1 stays: its detector's scan ended
+        // before that of the neighbour's strike that caused it, so it arrives first. (The pad's
+        // first four, weak and before its first loud stroke, it feels: `reboundUntilLoud`.)
         func falseHits(_ run: ProgramRun) -> Int? {
             guard let range = run.stderr.range(of: "\(strikes) of \(strikes) strikes found, ") else { return nil }
             return Int(run.stderr[range.upperBound...].prefix { $0.isNumber })
@@ -214,7 +215,7 @@ struct ReplayCommandTests {
         let before = falseHits(alone), after = falseHits(together)
         #expect(before != nil && after != nil, "\(alone.stderr)\n\(together.stderr)")
         #expect((before ?? 0) >= 15 && after == 0, "\(alone.stderr)\n\(together.stderr)")
-        #expect(falseHits(atOnce) == 2, "\(atOnce.stderr)")
+        #expect(falseHits(atOnce) == 1, "\(atOnce.stderr)")
         #expect(together.stderr.contains("more cancelled as crosstalk from 1 neighbour: window 25.0 ms, ratio 0.6"),
                 "\(together.stderr)")
         #expect(together.stderr.contains("drumpad replay: neighbour \(base).neighbour.csv: "))
