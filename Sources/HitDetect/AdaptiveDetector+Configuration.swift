@@ -60,15 +60,16 @@ extension AdaptiveDetector {
         /// strike explains, moved by the brain's learning (independent-stands-notebook-3.md, "A
         /// bumped phone alone springs back little"). 0: off.
         public var slowReboundUntilLoud = 0.65
-        /// `slowReboundUntilLoud` from about 170 to 500 Hz (off with `rebound` 0), where a stroke
-        /// reads 0.3 g or more but for the softest taps (0.3-0.5 g strokes, under the ghost notes
-        /// of 1.2 g a kit plays), while a stand's first bumps, before the pad's first loud hit,
-        /// passed the rebound test: our bumped pads alone (idle-bumps, seeds 1-100) fired 24 times
-        /// (Joy-Con) and 12 (DualSense), 3 and 6 with it. Our 71 stands as before; two single-pad
-        /// Joy-Con grooves lost a tap of 0.43 g each before their first loud stroke (1.000 ->
-        /// 0.996 and 0.997); the independent Joy-Cons one hit no strike explains more (seeds
-        /// 1-24), the DualSenses as before (independent-stands-notebook-3.md, "A bumped gamepad
-        /// alone before its first loud hit"). 0: off.
+        /// The share `slowReboundUntilLoud` sets, from about 170 to 500 Hz (off with `rebound` 0).
+        /// There a kit's stroke reads 0.3 g or more (but the softest taps, like the single-pad
+        /// corpus's of 0.3-1.2 g, some read under it), while a stand's first bumps, before the
+        /// pad's first loud hit, passed the rebound test: our bumped pads alone (idle-bumps, seeds
+        /// 1-100) fired 24 times (Joy-Con) and 12 (DualSense), 3 and 6 with it. Our 71 stands as
+        /// before; two single-pad Joy-Con grooves lost a tap of 0.43 g each before their first
+        /// loud stroke (1.000 -> 0.996 and 0.997); the independent Joy-Cons one hit no strike
+        /// explains more on seeds 1-18 and one on 19-24, the DualSenses as before
+        /// (independent-stands-notebook-3.md, "A bumped gamepad alone before its first loud
+        /// hit"). 0: off.
         public var reboundUntilLoud = 1.0
         /// Under 500 Hz, until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, a
         /// candidate under it that swung one way only, either way (the other way under this share

@@ -20,11 +20,12 @@ extension AdaptiveDetector {
     /// 170 Hz, where it swung clearly one way: `strikeVoteMargin`), and ends `oneWayShare`'s rule
     /// (every one, voting or not: a hit that loud shows the pad played).
     static let pushMaximumG = 1.2
-    /// `Configuration.slowReboundUntilLoud` judges only candidates weaker than this, g: the
-    /// bumps our phones fired on read 0.05-0.28 g, and about a fifth of a played phone's strokes
-    /// before its first loud one read under 0.3 g (kit4 seeds 1-20, each pad alone). At 0.4 g
-    /// the bumped pads alone fired 6 times fewer (of 40) for a stroke more missed; at 0.2 g,
-    /// 157 times more.
+    /// `Configuration.slowReboundUntilLoud` and `reboundUntilLoud` judge only candidates weaker
+    /// than this, g: the bumps our phones fired on read 0.05-0.28 g, and about a fifth of a
+    /// played phone's strokes before its first loud one read under 0.3 g (kit4 seeds 1-20, each
+    /// pad alone); from about 170 Hz the brain takes nothing under it for a stroke
+    /// (`leastStrokeG`). At 0.4 g the bumped phones alone fired 6 times fewer (of 40) for a
+    /// stroke more missed, at 0.2 g 157 times more.
     static let untilLoudReboundMaximumG = 0.3
     /// `strikeSign` (`StrikeVotes`): how many more loud hits one way than the other it takes to
     /// overrule gravity's side under about 170 Hz (whose low-pass blurs the way a hit swings).
