@@ -64,13 +64,23 @@ extension AdaptiveDetector {
         /// There a kit's stroke reads 0.3 g or more (but the softest taps, like the single-pad
         /// corpus's of 0.3-1.2 g, some read under it), while a stand's first bumps, before the
         /// pad's first loud hit, passed the rebound test: our bumped pads alone (idle-bumps, seeds
-        /// 1-100) fired 24 times (Joy-Con) and 12 (DualSense), 3 and 6 with it. Our 71 stands as
+        /// 1-100) fired 24 times (Joy-Con) and 12 (DualSense), 3 and 6 with it (1 and 1 with
+        /// `reboundUntilLoudStronger` too). Our 71 stands as
         /// before; two single-pad Joy-Con grooves lost a tap of 0.43 g each before their first
         /// loud stroke (1.000 -> 0.996 and 0.997); the independent Joy-Cons one hit no strike
         /// explains more on seeds 1-18 and one on 19-24, the DualSenses as before
         /// (independent-stands-notebook-3.md, "A bumped gamepad alone before its first loud
         /// hit"). 0: off.
         public var reboundUntilLoud = 1.0
+        /// From about 170 to 500 Hz, until the pad's first loud hit, the share for a candidate
+        /// from `untilLoudReboundMaximumG` (0.3 g) to `untilLoudStrongerMaximumG` (0.5 g), where
+        /// a stand's first bumps still read (0.41 and 0.47 g on a DualSense stand, swinging the
+        /// strike's way 0.61 of the other) and a kit's soft strokes start: bumped Joy-Cons and
+        /// DualSenses alone (idle-bumps, seeds 1-100) 3 -> 1 and 6 -> 1 hits; our 71 stands, the
+        /// single-pad corpus and the independent stands as before but an idle DualSense ride's 2
+        /// hits fewer (independent-stands-notebook-3.md, "A bumped gamepad alone before its
+        /// first loud hit"). Off with `reboundUntilLoud` 0. 0: off.
+        public var reboundUntilLoudStronger = 0.8
         /// Under 500 Hz, until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, a
         /// candidate under it that swung one way only, either way (the other way under this share
         /// of it), and rose over many samples (its steepest step, less three noise floors, under

@@ -26,8 +26,11 @@ extension AdaptiveDetector {
         // Until then too, a weak candidate that swung the strike's way under `reboundUntilLoud`
         // (under about 170 Hz `slowReboundUntilLoud`) of its swing the other way is a push:
         // nothing yet shows the pad played, and a stand's bump rings on with a fraction of itself.
+        // From about 170 Hz one up to `untilLoudStrongerMaximumG` at `reboundUntilLoudStronger`.
         let untilLoud = slow ? c.slowReboundUntilLoud : c.reboundUntilLoud
-        let quietPush = !struckLoud && untilLoud > 0 && deviation < untilLoudReboundMaximumG && along < untilLoud * against
+        let quietShare = deviation < untilLoudReboundMaximumG ? untilLoud
+            : !slow && untilLoud > 0 && deviation < untilLoudStrongerMaximumG ? c.reboundUntilLoudStronger : 0
+        let quietPush = !struckLoud && quietShare > 0 && along < quietShare * against
         let pushed = share > 0 && (fromRest || !c.reboundFromRestOnly)
             && (against < pushMaximumG && along < share * against || oneWay || quietPush)
         // The lean test: a weak candidate that moved the pad another way than its own loud

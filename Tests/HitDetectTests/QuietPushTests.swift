@@ -48,6 +48,24 @@ struct QuietPushTests {
         #expect(all.allSatisfy { hit in felt.contains { abs($0.time - hit.time) < 0.001 } }, "\(fixture): felt at \(felt.map(\.time))")
     }
 
+    /// The DualSense of the stand table's seed 20 (10 s of it, `idle-bumps-seed20`): its first two
+    /// bumps read 0.41 and 0.47 g, over the 0.3 g the share of 1.0 judges, and swing the strike's
+    /// way 0.61 of the other; from 0.3 to 0.5 g the share until a loud hit is
+    /// `reboundUntilLoudStronger` (0.8), and the pad feels them.
+    @Test func aBumpedGamepadsStrongerFirstBumpsAreFeltToo() throws {
+        let fixture = "idle-bumps-seed20/pad.csv"
+        var detector = AdaptiveDetector()
+        let (hits, felt) = try FeltCeilingTests.run(&detector, fixture: fixture)
+        #expect(hits.isEmpty, "hits at \(hits.map { ($0.time, $0.strength) })")
+        var weaker = AdaptiveDetector.Configuration()
+        weaker.reboundUntilLoudStronger = 0
+        var before = AdaptiveDetector(weaker)
+        let all = try FeltCeilingTests.run(&before, fixture: fixture).hits
+        #expect(all.count == 2 && all.allSatisfy { (AdaptiveDetector.untilLoudReboundMaximumG..<AdaptiveDetector.untilLoudStrongerMaximumG).contains($0.strength) },
+                "stronger share off: hits at \(all.map { ($0.time, $0.strength) })")
+        #expect(all.allSatisfy { hit in felt.contains { abs($0.time - hit.time) < 0.001 } }, "felt at \(felt.map(\.time))")
+    }
+
     /// A played phone stand's pads, each alone (the simulated kit4 stand of seed 304, 34 s;
     /// `Tests/Fixtures/stands/README.md`): every hit a pad fires with the stricter share it fires
     /// without it, so every stroke it found it still finds, though its first strokes, until a

@@ -35,6 +35,7 @@ FIXTURE_RUNS = [
     (["--scenarios", "bumps", "--seed", "125", "--seconds", "20", "--profile", "joycon"], "bumps-seed125"),
     (["--scenarios", "idle-bumps", "--seed", "131", "--seconds", "50", "--profile", "phone"], "idle-bumps-seed131"),
     (["--scenarios", "idle-bumps", "--seed", "40", "--seconds", "10", "--profile", "dualsense"], "idle-bumps-seed40"),
+    (["--scenarios", "idle-bumps", "--seed", "20", "--seconds", "10", "--profile", "dualsense"], "idle-bumps-seed20"),
     (["--scenarios", "idle-bumps", "--seed", "42", "--seconds", "10", "--profile", "joycon"], "idle-bumps-seed42"),
     (["--scenarios", "idle-bumps", "--seed", "221", "--seconds", "8", "--profile", "dualsense"], "idle-bumps-seed221"),
     (["--scenarios", "kit4", "--seed", "312", "--seconds", "20", "--profile", "dualsense", "--vary", "fast"],
