@@ -77,9 +77,9 @@ extension AdaptiveDetector {
         /// a stand's first bumps still read (0.41 and 0.47 g on a DualSense stand, swinging the
         /// strike's way 0.61 of the other) and a kit's soft strokes start: bumped Joy-Cons and
         /// DualSenses alone (idle-bumps, seeds 1-100) 3 -> 1 and 6 -> 1 hits; our 71 stands, the
-        /// single-pad corpus and the independent stands as before but an idle DualSense ride's 2
-        /// hits fewer (independent-stands-notebook-3.md, "A bumped gamepad alone before its
-        /// first loud hit"). Off with `reboundUntilLoud` 0. 0: off.
+        /// single-pad corpus and the independent stands as before but the idle DualSense rides of
+        /// seeds 7-10, 2 hits fewer (independent-stands-notebook-3.md, "A bumped gamepad alone
+        /// before its first loud hit"). Off with `reboundUntilLoud` or `rebound` 0. 0: off.
         public var reboundUntilLoudStronger = 0.8
         /// Under 500 Hz, until the pad has struck a hit of `pushMaximumG` (1.2 g) or more, a
         /// candidate under it that swung one way only, either way (the other way under this share

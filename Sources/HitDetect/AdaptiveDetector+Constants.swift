@@ -28,9 +28,9 @@ extension AdaptiveDetector {
     /// stroke more missed, at 0.2 g 157 times more.
     static let untilLoudReboundMaximumG = 0.3
     /// `Configuration.reboundUntilLoudStronger` judges candidates from `untilLoudReboundMaximumG`
-    /// up to this, g (from about 170 Hz only): at a share of 0.8 up to 0.5 g our stands and the
+    /// up to this, g (from about 170 Hz only): at a share of 0.8 up to 0.5 g our 71 stands and the
     /// single-pad corpus lost no stroke, where every candidate up to 0.4 g taken for a push lost 3
-    /// and up to 0.5 g 9.
+    /// of our 71 stands' strokes and up to 0.5 g 9.
     static let untilLoudStrongerMaximumG = 0.5
     /// `strikeSign` (`StrikeVotes`): how many more loud hits one way than the other it takes to
     /// overrule gravity's side under about 170 Hz (whose low-pass blurs the way a hit swings).

@@ -1,5 +1,6 @@
 /// The adaptive detector's tests of a push through the stand under 500 Hz: the rebound test (with
-/// its two rules until a pad's first loud hit) and the lean test (in the type's notes).
+/// its rules until a pad's first loud hit: one way only, and the stricter shares for weak
+/// candidates) and the lean test (in the type's notes).
 extension AdaptiveDetector {
     /// Whether a candidate is a push (`pushed`, the rebound test) or came through the stand
     /// another way than the pad's own strikes move it (`leaning`, the lean test): its swing
@@ -26,7 +27,8 @@ extension AdaptiveDetector {
         // Until then too, a weak candidate that swung the strike's way under `reboundUntilLoud`
         // (under about 170 Hz `slowReboundUntilLoud`) of its swing the other way is a push:
         // nothing yet shows the pad played, and a stand's bump rings on with a fraction of itself.
-        // From about 170 Hz one up to `untilLoudStrongerMaximumG` at `reboundUntilLoudStronger`.
+        // From about 170 Hz, one from 0.3 g up to `untilLoudStrongerMaximumG` at
+        // `reboundUntilLoudStronger` (off with `reboundUntilLoud`).
         let untilLoud = slow ? c.slowReboundUntilLoud : c.reboundUntilLoud
         let quietShare = deviation < untilLoudReboundMaximumG ? untilLoud
             : !slow && untilLoud > 0 && deviation < untilLoudStrongerMaximumG ? c.reboundUntilLoudStronger : 0

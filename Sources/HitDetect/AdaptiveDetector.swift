@@ -59,7 +59,8 @@ import Glibc
 ///   `oneWayShare`, 0.15), and rose over many samples as the bump test asks is one too; and
 ///   one under `untilLoudReboundMaximumG` (0.3 g) that swung the strike's way under
 ///   `reboundUntilLoud` (1.0; under about 170 Hz `slowReboundUntilLoud`, 0.65) of its swing the
-///   other way (`pushTests`).
+///   other way, and from about 170 Hz one up to `untilLoudStrongerMaximumG` (0.5 g) under
+///   `reboundUntilLoudStronger` (0.8) of it (`pushTests`).
 /// - **Lean test (under 500 Hz, given x and y):** a stick drives the pad the same way each time, a
 ///   stand its own way. Hits of 1.5 g and more teach that way (`StrikeWay`, at every rate) and
 ///   their stray; once eight have, a candidate under `pushMaximumG` off it by over `leanShare`

@@ -440,11 +440,12 @@ struct FeltCeilingTests {
     /// is no stronger than it, so the fourth and fifth bumps (0.10 and 0.28 g, which pass the
     /// rebound test too) are felt, not played. With two pushes needed they fired, and with the
     /// one push's 1.5 × a played snare's first stroke, read 0.74 g after a 0.50 g bump, was held
-    /// (the simulated bumps stands, Joy-Con seed 142). Judged with the rebound test's stricter
-    /// shares until a loud hit off, which feel the first bumps here themselves (`QuietPushTests`).
+    /// (the simulated bumps stands, Joy-Con seed 142). Judged without the rebound test's share of
+    /// 0.8 from 0.3 to 0.5 g until a loud hit (`reboundUntilLoudStronger`), which feels the first
+    /// bumps here itself (`QuietPushTests`).
     @Test func theCeilingJudgesFromTheFirstPushAtThatPushesStrength() throws {
         var lenient = AdaptiveDetector.Configuration()
-        lenient.reboundUntilLoud = 0
+        lenient.reboundUntilLoudStronger = 0
         var detector = AdaptiveDetector(lenient)
         let (hits, felt) = try Self.run(&detector, fixture: "idle-bumps-seed221/pad.csv")
         let first = try #require(felt.first, "nothing felt")
