@@ -60,7 +60,7 @@ import Glibc
 ///   one under `untilLoudReboundMaximumG` (0.3 g) that swung the strike's way under
 ///   `reboundUntilLoud` (1.0; under about 170 Hz `slowReboundUntilLoud`, 0.65) of its swing the
 ///   other way, and from about 170 Hz one up to `untilLoudStrongerMaximumG` (0.5 g) under
-///   `reboundUntilLoudStronger` (0.8) of it (`pushTests`).
+///   `reboundUntilLoudStronger` (0.8) of it (`reboundPush`).
 /// - **Lean test (under 500 Hz, given x and y):** a stick drives the pad the same way each time, a
 ///   stand its own way. Hits of 1.5 g and more teach that way (`StrikeWay`, at every rate) and
 ///   their stray; once eight have, a candidate under `pushMaximumG` off it by over `leanShare`
@@ -715,14 +715,15 @@ public struct AdaptiveDetector: HitDetector, Sendable {
         let strength = swingCarried ? min(deviation, unexplained) : deviation
         let hit = Hit(index: index, time: struck, strength: strength,
                       velocity: curve.velocity(amplitude: strength, thresholdAmplitude: threshold), sampleTime: time)
-        // The rebound and lean tests (under 500 Hz; `pushTests`): a push through the stand. Not
-        // a hit, but kept for `takeFelt`; masked, for the stand's ringing after it (a strike
-        // breaks through at `feltBreakFactor` × its peak).
-        let (pushed, leaning) = Self.pushTests(c, around: around, deviation: deviation,
-                                               sign: strikeVotes.sign(level: level, slow: slow), slow: slow,
-                                               fromRest: fromRest, struckLoud: struckLoud,
-                                               risesSlowly: risesSlowly(step: step, strength: deviation),
-                                               lean: lean, strikeWay: strikeWay, noiseFloor: noiseFloor)
+        // The rebound test (under 500 Hz; `reboundPush`): a push through the stand. Not a hit,
+        // but kept for `takeFelt`; masked, for the stand's ringing after it (a strike breaks
+        // through at `feltBreakFactor` × its peak).
+        let pushed = Self.reboundPush(c, around: around, deviation: deviation, sign: strikeVotes.sign(level: level, slow: slow),
+                                      slow: slow, fromRest: fromRest, struckLoud: struckLoud,
+                                      risesSlowly: risesSlowly(step: step, strength: deviation))
+        // The lean test (slow rates): a weak candidate that moved the pad another way than its
+        // own loud strikes do came through the stand.
+        let leaning = c.leanShare > 0 && deviation < Self.pushMaximumG && strikeWay.leansAway(lean, share: c.leanShare, noiseFloor: noiseFloor)
         // The felt ceiling: a pad not yet shown played that has felt pushes takes a candidate no
         // stronger than they were for another. At fast rates it is handed on as felt (the bump
         // test's pushes are not) and, like them, masks nothing.

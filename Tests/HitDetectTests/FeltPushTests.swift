@@ -402,9 +402,18 @@ struct FeltCeilingTests {
     /// The hits and felt pushes of `detector` over a pad log in `Tests/Fixtures/FOLDER` (a stand
     /// fixture's, by default), read with x and y.
     static func run(_ detector: inout AdaptiveDetector, fixture: String, folder: String = "stands") throws -> (hits: [Hit], felt: [Hit]) {
-        let path = Program.repositoryRoot + "/Tests/Fixtures/" + folder + "/" + fixture
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let (_, batch) = try readLog(text, options: .init(readXY: true), file: path)
+        try run(&detector, text: fixtureText(fixture, folder: folder), file: fixture)
+    }
+
+    /// The text of a file in `Tests/Fixtures/FOLDER` (a stand fixture's, by default).
+    static func fixtureText(_ fixture: String, folder: String = "stands") throws -> String {
+        try String(contentsOfFile: Program.repositoryRoot + "/Tests/Fixtures/" + folder + "/" + fixture, encoding: .utf8)
+    }
+
+    /// The hits and felt pushes of `detector` over a pad log's `text` (named `file` in errors),
+    /// read with x and y.
+    static func run(_ detector: inout AdaptiveDetector, text: String, file: String) throws -> (hits: [Hit], felt: [Hit]) {
+        let (_, batch) = try readLog(text, options: .init(readXY: true), file: file)
         var hits: [Hit] = [], firedAt: [Int] = [], felt: [(hit: Hit, at: Int)] = []
         detector.detect(batch, into: &hits, firedAt: &firedAt, felt: &felt)
         return (hits, felt.map(\.hit))

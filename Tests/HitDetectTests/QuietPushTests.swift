@@ -125,7 +125,7 @@ struct QuietPushTests {
     /// without the stricter share (the bumps that pass the rebound test, here with no felt
     /// ceiling to hold them: the loud hit showed the pad played).
     @Test func aLoudHitEndsIt() throws {
-        let text = try Self.fixtureText("idle-bumps-seed131/pad.csv")
+        let text = try FeltCeilingTests.fixtureText("idle-bumps-seed131/pad.csv")
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var added = 0
         for i in lines.indices where lines[i].first?.isNumber == true {
@@ -139,8 +139,8 @@ struct QuietPushTests {
         var off = AdaptiveDetector.Configuration()
         off.slowReboundUntilLoud = 0
         var detector = AdaptiveDetector(), before = AdaptiveDetector(off)
-        let hits = try Self.run(&detector, text: struck)
-        let all = try Self.run(&before, text: struck)
+        let hits = try FeltCeilingTests.run(&detector, text: struck, file: "struck.csv").hits
+        let all = try FeltCeilingTests.run(&before, text: struck, file: "struck.csv").hits
         #expect(hits.first.map { $0.strength >= AdaptiveDetector.pushMaximumG && $0.time < 0.3 } == true,
                 "hits: \(hits.prefix(3).map { ($0.time, $0.strength) })")
         #expect(hits.map(\.time) == all.map(\.time) && hits.count >= 20, "\(hits.count) hits, share off \(all.count)")
@@ -179,21 +179,8 @@ struct QuietPushTests {
         return (labels, hits, all)
     }
 
-    /// The text of `fixture`, a path under `Tests/Fixtures/stands`.
-    static func fixtureText(_ fixture: String) throws -> String {
-        try String(contentsOfFile: Program.repositoryRoot + "/Tests/Fixtures/stands/" + fixture, encoding: .utf8)
-    }
-
-    /// A fixture's labels: the strokes' times.
+    /// A stand fixture's labels: the strokes' times.
     static func labels(_ fixture: String) throws -> [Double] {
-        try fixtureText(fixture).split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
-    }
-
-    /// The hits of `detector` over a pad log's `text`, read with x and y.
-    static func run(_ detector: inout AdaptiveDetector, text: String) throws -> [Hit] {
-        let (_, batch) = try readLog(text, options: .init(readXY: true), file: "struck.csv")
-        var hits: [Hit] = [], firedAt: [Int] = [], felt: [(hit: Hit, at: Int)] = []
-        detector.detect(batch, into: &hits, firedAt: &firedAt, felt: &felt)
-        return hits
+        try FeltCeilingTests.fixtureText(fixture).split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
     }
 }
